@@ -1,0 +1,68 @@
+import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-error.js';
+
+/**
+ * Why a hash lookup gave no trustworthy answer.
+ *
+ * - `INVALID_HASH`: the input is not 32, 40 or 64 hex digits; nothing was sent.
+ * - `TIMEOUT`: no complete response within `timeoutMs` (after retries).
+ * - `NETWORK`: DNS, TCP, TLS or connection failure (after retries).
+ * - `HTTP_STATUS`: a non-2xx response, whatever its body said.
+ * - `INVALID_JSON`: a 2xx body that is not JSON.
+ * - `STATUS_NOT_SUCCESS`: JSON whose `status` is not `success`.
+ * - `INVALID_RESPONSE`: JSON of any other abnormal shape (`is_virus` missing or
+ *   not a boolean, unknown or error fields next to a non-detection, …).
+ * - `ABORTED`: the caller's `signal` aborted.
+ *
+ * None of them means "not detected": treat the file as unknown (see `decide`).
+ */
+export type HashScanErrorCode =
+  | 'INVALID_HASH'
+  | 'TIMEOUT'
+  | 'NETWORK'
+  | 'HTTP_STATUS'
+  | 'INVALID_JSON'
+  | 'STATUS_NOT_SUCCESS'
+  | 'INVALID_RESPONSE'
+  | 'ABORTED';
+
+/** Fields of a {@link HashScanError}. */
+export interface HashScanErrorInit extends HashScanSmsErrorInit {
+  readonly code: HashScanErrorCode;
+  readonly hash?: string | undefined;
+  readonly retryAfterMs?: number | undefined;
+  readonly body?: string | undefined;
+  readonly issues?: readonly string[] | undefined;
+}
+
+/**
+ * The one error `HashScanClient` rejects with. Switch on `code`.
+ *
+ * @example
+ * ```ts
+ * try { await client.scan(hash) }
+ * catch (error) {
+ *   if (error instanceof HashScanError && error.code === 'INVALID_HASH') return badRequest()
+ *   throw error
+ * }
+ * ```
+ */
+export class HashScanError extends HashScanSmsError {
+  readonly code: HashScanErrorCode;
+  /** The hash that was looked up (lower-cased), or the raw input for `INVALID_HASH`. */
+  readonly hash: string | undefined;
+  /** Delay the server asked for with `Retry-After`, in ms. */
+  readonly retryAfterMs: number | undefined;
+  /** The start of the response body (at most 512 characters, redacted), for tracing. */
+  readonly body: string | undefined;
+  /** What exactly was wrong with the response, e.g. `is_virus: expected boolean`. */
+  readonly issues: readonly string[] | undefined;
+
+  constructor(init: HashScanErrorInit) {
+    super(init);
+    this.code = init.code;
+    this.hash = init.hash;
+    this.retryAfterMs = init.retryAfterMs;
+    this.body = init.body;
+    this.issues = init.issues;
+  }
+}

@@ -1,0 +1,71 @@
+import { inspect } from 'node:util';
+
+/** Fields every error of this package can carry. */
+export interface HashScanSmsErrorInit {
+  /** Human-readable message. Must already be free of secrets. */
+  readonly message: string;
+  /** What caused this error; pass a redacted error (see `redactError`). */
+  readonly cause?: unknown;
+  /** How many HTTP attempts were made before giving up (0 when none was sent). */
+  readonly attempts?: number;
+  /** The HTTP status of the last response, when there was one. */
+  readonly status?: number;
+}
+
+/**
+ * Base class of every error thrown by `hashscan-sms`.
+ *
+ * Each error has a stable machine-readable `code`. Messages, `cause` chains,
+ * `toJSON()` and `util.inspect()` output never contain an API key, an access
+ * key secret or a request signature: the package builds them from redacted
+ * text only.
+ *
+ * @example
+ * ```ts
+ * try { await client.scan(hash) }
+ * catch (error) {
+ *   if (error instanceof HashScanSmsError) console.error(error.code, error.attempts)
+ * }
+ * ```
+ */
+export abstract class HashScanSmsError extends Error {
+  /** Stable machine-readable code; switch on this, not on `message`. */
+  abstract readonly code: string;
+  /** HTTP attempts made before this error was thrown (0 when no request was sent). */
+  readonly attempts: number;
+  /** HTTP status of the last response, when there was one. */
+  readonly status: number | undefined;
+
+  constructor(init: HashScanSmsErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.attempts = init.attempts ?? 0;
+    this.status = init.status;
+  }
+
+  override get name(): string {
+    return this.constructor.name;
+  }
+
+  /** A plain, secret-free summary, so `JSON.stringify(error)` is useful in logs. */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      attempts: this.attempts,
+    };
+    for (const [key, value] of Object.entries(this)) {
+      if (value !== undefined && !(key in json)) json[key] = value;
+    }
+    if (this.cause instanceof Error) {
+      json.cause = { name: this.cause.name, message: this.cause.message };
+    }
+    return json;
+  }
+
+  /** Keeps `util.inspect`/`console.log` output to the same fields as `toJSON`, plus the stack. */
+  [inspect.custom](): string {
+    const { name: _name, message: _message, ...rest } = this.toJSON();
+    return `${this.stack ?? `${this.name}: ${this.message}`} ${inspect(rest)}`;
+  }
+}

@@ -1,0 +1,268 @@
+import { inspect } from 'node:util';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { HashScanError } from '../errors/hash-scan-error.js';
+import { type CommonClientOptions, requiredSetting, resolveTransportSettings } from '../transport/client-options.js';
+import { createRedactor, type Redactor } from '../transport/redact.js';
+import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
+import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/concurrency.js';
+import { InFlight } from '../util/in-flight.js';
+import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
+import { interpretScanResponse } from './interpret-response.js';
+import { notDetectedSchema } from './response-schema.js';
+import { ScanCache, type ScanCacheOptions } from './scan-cache.js';
+import type { IndexedScanOutcome, ScanErrorOutcome, ScanOutcome, ScanResult } from './scan-result.js';
+
+/**
+ * Options of {@link HashScanClient}.
+ *
+ * @example
+ * ```ts
+ * const client = new HashScanClient({
+ *   apiKey: process.env.HASHSCAN_API_KEY,
+ *   baseUrl: 'https://hashscan.example.com',
+ *   cache: { ttlMs: 60_000 },
+ * })
+ * ```
+ */
+export interface HashScanClientOptions extends CommonClientOptions {
+  /**
+   * Platform access key, sent as the `api_key` query parameter. Keep it on
+   * your server; it is masked in every log line and error.
+   * @defaultValue `process.env.HASHSCAN_API_KEY`
+   */
+  readonly apiKey?: string;
+  /** @defaultValue `process.env.HASHSCAN_BASE_URL` */
+  readonly baseUrl?: string;
+  /**
+   * Identifier of the data source, part of every cache key so that answers
+   * of different sources never mix.
+   * @defaultValue the normalized base URL
+   */
+  readonly sourceId?: string;
+  /** Result cache; `false` turns it off. @defaultValue `{ max: 10000, ttlMs: 300000, notDetectedTtlMs: 60000 }` */
+  readonly cache?: ScanCacheOptions | false;
+  /**
+   * Extra top-level fields tolerated next to the documented non-detection
+   * body. By default any other field makes the response abnormal, because
+   * the spec lists unknown or error fields among the conditions to handle
+   * defensively. Name a field here only once you know what it means.
+   * @defaultValue `[]`
+   */
+  readonly allowedExtraFields?: readonly string[];
+}
+
+/** Per-call options of {@link HashScanClient.scan}. */
+export interface ScanOptions {
+  /** Aborts this caller's wait (and the request, when no one else waits for it). */
+  readonly signal?: AbortSignal;
+}
+
+/** Progress of a batch: inputs settled so far and in all. */
+export interface ScanProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
+/** Options of {@link HashScanClient.scanMany} and {@link HashScanClient.scanIterable}. */
+export interface ScanManyOptions extends ScanOptions {
+  /** Lookups in flight at once. @defaultValue 8 */
+  readonly concurrency?: number;
+  /** Called after each input settles (`scanMany` only). */
+  readonly onProgress?: (progress: ScanProgress) => void;
+}
+
+const DEFAULT_CONCURRENCY = 8;
+
+/** 408, 429 and 5xx are worth another try; other statuses will not change. */
+const isTransientStatus = (status: number | undefined): boolean =>
+  status === 408 || status === 429 || (status !== undefined && status >= 500);
+
+/**
+ * Asks the hash lookup service whether a file hash is flagged as a virus.
+ * Only the hash is sent. An abnormal response is never reported as
+ * `not_detected`: it rejects with a {@link HashScanError}.
+ *
+ * @example
+ * ```ts
+ * const client = new HashScanClient() // HASHSCAN_API_KEY, HASHSCAN_BASE_URL
+ * const result = await client.scan(await hashFile(path))
+ * if (result.verdict === 'malicious') quarantine(path, result.source)
+ * ```
+ */
+export class HashScanClient {
+  readonly #apiKeyParam: string;
+  readonly #transport: Transport;
+  readonly #redact: Redactor;
+  readonly #cache: ScanCache | undefined;
+  readonly #inFlight = new InFlight<string, ScanResult>();
+  readonly #notDetected: ReturnType<typeof notDetectedSchema>;
+  /** Data-source id used in cache keys. */
+  readonly sourceId: string;
+  /** The checked base URL. */
+  readonly baseUrl: string;
+
+  constructor(options: HashScanClientOptions = {}) {
+    const apiKey = requiredSetting(options.apiKey, 'apiKey', 'HASHSCAN_API_KEY');
+    this.#apiKeyParam = encodeURIComponent(apiKey);
+    this.#redact = createRedactor({ secrets: [apiKey], params: { api_key: 'full' } });
+    const settings = resolveTransportSettings(options, {
+      baseUrlEnv: 'HASHSCAN_BASE_URL',
+      name: 'hashscan',
+      redact: this.#redact,
+    });
+    this.#transport = new Transport(settings);
+    this.baseUrl = settings.baseUrl;
+    if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {
+      throw new ConfigurationError('sourceId', 'must be a non-empty string');
+    }
+    this.sourceId = options.sourceId ?? settings.baseUrl;
+    const allowed = options.allowedExtraFields ?? [];
+    if (!Array.isArray(allowed) || !allowed.every((name) => typeof name === 'string')) {
+      throw new ConfigurationError('allowedExtraFields', 'must be an array of field names');
+    }
+    this.#notDetected = notDetectedSchema(allowed);
+    this.#cache = options.cache === false ? undefined : new ScanCache(options.cache ?? {}, this.sourceId);
+  }
+
+  /**
+   * Looks up one MD5, SHA-1 or SHA-256 hex digest (any letter case).
+   *
+   * Resolves `malicious` or `not_detected`; rejects with a
+   * {@link HashScanError} for invalid input and for every abnormal outcome.
+   * Concurrent calls for the same hash share one request; answers are cached.
+   */
+  async scan(hash: string, options: ScanOptions = {}): Promise<ScanResult> {
+    const query = normalizeHash(hash);
+    const cached = this.#cache?.get(query.hash);
+    if (cached !== undefined) return cached;
+    return this.#inFlight.run(
+      query.hash,
+      (signal) => this.#lookup(query, signal),
+      options.signal,
+      () => new HashScanError({ code: 'ABORTED', message: 'the lookup was aborted by the caller', hash: query.hash }),
+    );
+  }
+
+  /**
+   * Looks up a batch. Resolves one outcome per input, in input order; never
+   * rejects for a single bad entry (it becomes an `error` outcome). Identical
+   * hashes (in any letter case) cost one request.
+   */
+  async scanMany(hashes: readonly string[], options: ScanManyOptions = {}): Promise<ScanOutcome[]> {
+    const concurrency = this.#concurrency(options.concurrency);
+    const outcomes = new Array<ScanOutcome>(hashes.length);
+    const positions = new Map<string, number[]>();
+    let done = 0;
+    const settle = (indices: readonly number[], outcome: ScanOutcome): void => {
+      for (const index of indices) outcomes[index] = outcome;
+      done += indices.length;
+      options.onProgress?.({ done, total: hashes.length });
+    };
+
+    hashes.forEach((input, index) => {
+      let query: NormalizedHash;
+      try {
+        query = normalizeHash(input);
+      } catch (error) {
+        settle([index], errorOutcome(String(input), error));
+        return;
+      }
+      const seen = positions.get(query.hash);
+      if (seen === undefined) positions.set(query.hash, [index]);
+      else seen.push(index);
+    });
+
+    await mapConcurrent([...positions], concurrency, async ([hash, indices]) => {
+      settle(indices, await this.#outcome(hash, options.signal));
+    });
+    return outcomes;
+  }
+
+  /**
+   * Looks up hashes from any iterable or async iterable (a file read line by
+   * line, a database cursor) and yields each outcome with its input `index`
+   * as it completes. Memory stays bounded by `concurrency`, not the input
+   * size. Breaking out of the loop aborts the lookups still running.
+   *
+   * @example
+   * ```ts
+   * for await (const outcome of client.scanIterable(readHashes(), { concurrency: 32 })) {
+   *   if (decide(outcome) !== 'allow') report(outcome.index, outcome)
+   * }
+   * ```
+   */
+  async *scanIterable(
+    hashes: Iterable<string> | AsyncIterable<string>,
+    options: Omit<ScanManyOptions, 'onProgress'> = {},
+  ): AsyncGenerator<IndexedScanOutcome, void, undefined> {
+    const concurrency = this.#concurrency(options.concurrency);
+    const stopper = new AbortController();
+    const signal = options.signal === undefined ? stopper.signal : AbortSignal.any([options.signal, stopper.signal]);
+    for await (const { index, value } of streamConcurrent(
+      hashes,
+      concurrency,
+      (input) => this.#outcome(input, signal),
+      () => stopper.abort(),
+    )) {
+      yield { ...value, index };
+    }
+  }
+
+  /** Forgets every cached verdict. */
+  clearCache(): void {
+    this.#cache?.clear();
+  }
+
+  /** Never shows the API key: only what helps debugging. */
+  [inspect.custom](): string {
+    return `HashScanClient ${inspect({ baseUrl: this.baseUrl, sourceId: this.sourceId, cachedResults: this.#cache?.size ?? 0 })}`;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl, sourceId: this.sourceId };
+  }
+
+  async #outcome(input: string, signal: AbortSignal | undefined): Promise<ScanOutcome> {
+    try {
+      return await this.scan(input, signal === undefined ? {} : { signal });
+    } catch (error) {
+      return errorOutcome(String(input).toLowerCase(), error);
+    }
+  }
+
+  #concurrency(value: number | undefined): number {
+    const concurrency = value ?? DEFAULT_CONCURRENCY;
+    if (!isValidConcurrency(concurrency)) {
+      throw new ConfigurationError('concurrency', 'must be a whole number from 1 to 1024');
+    }
+    return concurrency;
+  }
+
+  async #lookup(query: NormalizedHash, signal: AbortSignal): Promise<ScanResult> {
+    const exchange: Exchange<ScanResult> = {
+      build: () => ({ method: 'GET', path: `/hash_scan?api_key=${this.#apiKeyParam}&hash=${query.hash}` }),
+      interpret: (response) =>
+        interpretScanResponse(response, { query, notDetected: this.#notDetected, redact: this.#redact }),
+      fail: (failure: TransportFailure) => new HashScanError({ ...failure, hash: query.hash }),
+      // Time-outs, network failures and 408/429/5xx only: a normal answer, an
+      // abnormal structure or a hit will not change on a second try (spec part 8).
+      isRetryable: (error) =>
+        error instanceof HashScanError &&
+        (error.code === 'TIMEOUT' ||
+          error.code === 'NETWORK' ||
+          (error.code === 'HTTP_STATUS' && isTransientStatus(error.status))),
+      signal,
+    };
+    const result = await this.#transport.send(exchange);
+    this.#cache?.set(result);
+    return result;
+  }
+}
+
+function errorOutcome(hash: string, error: unknown): ScanErrorOutcome {
+  const scanError =
+    error instanceof HashScanError
+      ? error
+      : new HashScanError({ code: 'INVALID_RESPONSE', message: 'unexpected failure', cause: error, hash });
+  return { verdict: 'error', hash: scanError.hash ?? hash, error: scanError };
+}

@@ -1,0 +1,38 @@
+/**
+ * hashscan-sms: typed, fail-closed clients for a file-hash virus lookup
+ * service ({@link HashScanClient}) and an AK/SK-signed template SMS service.
+ *
+ * @packageDocumentation
+ */
+
+export { ConfigurationError } from './errors/configuration-error.js';
+export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hash-scan-error.js';
+export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-sms-error.js';
+export { SigningError } from './errors/signing-error.js';
+export { type Decision, type DecisionPolicy, decide } from './hashscan/decide.js';
+export type { HashAlgorithm } from './hashscan/hash-algorithm.js';
+export { hashFile } from './hashscan/hash-file.js';
+export {
+  HashScanClient,
+  type HashScanClientOptions,
+  type ScanManyOptions,
+  type ScanOptions,
+  type ScanProgress,
+} from './hashscan/hashscan-client.js';
+export type { ScanCacheOptions } from './hashscan/scan-cache.js';
+export type {
+  IndexedScanOutcome,
+  MaliciousResult,
+  NotDetectedResult,
+  ScanErrorOutcome,
+  ScanOutcome,
+  ScanResult,
+  ThreatData,
+} from './hashscan/scan-result.js';
+export type { CommonClientOptions } from './transport/client-options.js';
+export type { Logger } from './transport/logger.js';
+export type { RetryOptions } from './transport/retry-options.js';
+export type { FetchLike } from './transport/transport.js';
+export { VERSION } from './version.js';
+
+export * from './sms/index.js';

@@ -1,0 +1,1 @@
+export { canonicalQuery, computeSignature, percentEncode, stringToSign, verifySignature } from './signing/index.js';

@@ -1,0 +1,73 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { parseBaseUrl } from './base-url.js';
+import { type Logger, silentLogger } from './logger.js';
+import type { Redactor } from './redact.js';
+import { type RetryOptions, resolveRetry } from './retry-options.js';
+import type { FetchLike, TransportSettings } from './transport.js';
+
+/** Options both clients share. */
+export interface CommonClientOptions {
+  /**
+   * Base URL of the service. Must be `https:`; `http:` is accepted only for
+   * loopback hosts (local sandboxes). A path prefix is kept
+   * (`https://api.example.com/v1` → `https://api.example.com/v1/hash_scan`).
+   */
+  readonly baseUrl?: string;
+  /** Time-out of each attempt (headers and whole body), in ms. @defaultValue 10000 */
+  readonly timeoutMs?: number;
+  /** Retries of transient failures; `false` for a single attempt. @defaultValue `{ retries: 2, minDelayMs: 500, maxDelayMs: 8000 }` */
+  readonly retry?: RetryOptions | false;
+  /**
+   * The `fetch` to use, e.g. one with a custom undici dispatcher.
+   * @defaultValue `globalThis.fetch`, looked up on every request (so msw sees it)
+   */
+  readonly fetch?: FetchLike;
+  /** Console-like logger (`console` works). Lines are redacted. @defaultValue silent */
+  readonly logger?: Logger;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** An option, else its environment variable; missing or empty is a configuration error. */
+export function requiredSetting(value: string | undefined, option: string, envName: string): string {
+  if (value !== undefined && typeof value !== 'string') {
+    throw new ConfigurationError(option, 'must be a string');
+  }
+  const resolved = value ?? process.env[envName];
+  if (resolved === undefined || resolved === '') {
+    throw new ConfigurationError(option, `is required: pass \`${option}\` or set the ${envName} environment variable`);
+  }
+  return resolved;
+}
+
+/** A positive whole number of milliseconds within what `setTimeout` can wait. */
+export function positiveMs(value: number | undefined, option: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1 || value > 2_147_483_647) {
+    throw new ConfigurationError(option, 'must be a whole number of milliseconds between 1 and 2147483647');
+  }
+  return value;
+}
+
+/** Checks the shared options and builds the transport settings of one client. */
+export function resolveTransportSettings(
+  options: CommonClientOptions,
+  context: { readonly baseUrlEnv: string; readonly name: string; readonly redact: Redactor },
+): TransportSettings {
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw new ConfigurationError('fetch', 'must be a function');
+  }
+  const logger = options.logger ?? silentLogger;
+  for (const level of ['debug', 'info', 'warn', 'error'] as const) {
+    if (typeof logger[level] !== 'function') throw new ConfigurationError('logger', `must have a ${level}() method`);
+  }
+  return {
+    baseUrl: parseBaseUrl(requiredSetting(options.baseUrl, 'baseUrl', context.baseUrlEnv)),
+    timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
+    retry: resolveRetry(options.retry),
+    fetch: options.fetch,
+    logger,
+    redact: context.redact,
+    name: context.name,
+  };
+}

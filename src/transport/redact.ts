@@ -1,0 +1,89 @@
+/** How the value of a sensitive parameter is shown in logs and errors. */
+export type MaskStyle = 'full' | 'partial';
+
+/** What a {@link Redactor} hides. */
+export interface RedactionRules {
+  /** Secret values hidden wherever they appear, raw or URL/form-encoded. */
+  readonly secrets: readonly string[];
+  /** Query or form parameters whose values are masked, e.g. `{ api_key: 'full' }`. */
+  readonly params: Readonly<Record<string, MaskStyle>>;
+}
+
+/** Replaces every secret in a text with `***`. */
+export type Redactor = (text: string) => string;
+
+export const MASK = '***';
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The spellings a secret can take once it is put in a URL or a form body. */
+function spellings(secret: string): string[] {
+  const forms = new Set([secret]);
+  try {
+    const uri = encodeURIComponent(secret);
+    forms.add(uri);
+    forms.add(uri.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+    forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
+  } catch {
+    // A lone surrogate cannot be URL-encoded; the raw form is still masked.
+  }
+  return [...forms];
+}
+
+/** Shows a few leading characters of an identifier (never of a secret) so logs stay traceable. */
+function partial(value: string): string {
+  return value.length > 8 ? `${value.slice(0, 4)}${MASK}` : MASK;
+}
+
+/**
+ * Builds the function that scrubs log lines, error messages and stacks.
+ * Secrets shorter than 4 characters are masked only as parameter values, so
+ * that a tiny test key does not mangle every word it happens to match.
+ */
+export function createRedactor(rules: RedactionRules): Redactor {
+  const secrets = rules.secrets
+    .filter((secret) => secret.length >= 4)
+    .flatMap(spellings)
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp);
+  const secretPattern = secrets.length > 0 ? new RegExp(secrets.join('|'), 'g') : undefined;
+  const names = Object.keys(rules.params).map(escapeRegExp);
+  const paramPattern =
+    names.length > 0 ? new RegExp(`(^|[?&\\s"'])(${names.join('|')})=([^&#\\s"']*)`, 'g') : undefined;
+
+  return (text) => {
+    let out = secretPattern ? text.replace(secretPattern, MASK) : text;
+    if (paramPattern) {
+      out = out.replace(paramPattern, (_m, lead: string, name: string, value: string) =>
+        value === '' || value === MASK
+          ? `${lead}${name}=${value}`
+          : `${lead}${name}=${rules.params[name] === 'partial' ? partial(decodeSafe(value)) : MASK}`,
+      );
+    }
+    return out;
+  };
+}
+
+function decodeSafe(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * Copies an error chain with every message and stack redacted, keeping
+ * `name` and a string `code` (e.g. `ECONNREFUSED`). Used for `cause` so that
+ * third-party errors (ky's carry the full URL) never reach the caller raw.
+ */
+export function redactError(error: unknown, redact: Redactor, depth = 0): Error {
+  const source = error instanceof Error ? error : new Error(String(error));
+  const cause = depth < 4 && source.cause !== undefined ? redactError(source.cause, redact, depth + 1) : undefined;
+  const copy = new Error(redact(source.message), cause === undefined ? undefined : { cause });
+  Object.defineProperty(copy, 'name', { value: source.name, enumerable: false, configurable: true });
+  copy.stack = redact(source.stack ?? `${source.name}: ${source.message}`);
+  const code = (source as { code?: unknown }).code;
+  if (typeof code === 'string') Object.assign(copy, { code });
+  return copy;
+}

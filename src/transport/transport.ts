@@ -1,0 +1,252 @@
+import ky, { type KyInstance } from 'ky';
+import pRetry, { AbortError } from 'p-retry';
+import { type Logger, silentLogger } from './logger.js';
+import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
+import { type Redactor, redactError } from './redact.js';
+import { type ResolvedRetry, retryDelay } from './retry-options.js';
+import { sleep } from './sleep.js';
+import { USER_AGENT } from './user-agent.js';
+
+/**
+ * A `fetch`-compatible function. Defaults to `globalThis.fetch`, looked up
+ * on every request so that msw and other interceptors installed later still
+ * see the traffic.
+ */
+export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
+
+/** Settings of one {@link Transport}; clients resolve and validate them first. */
+export interface TransportSettings {
+  /** Checked base URL without trailing slash (see `parseBaseUrl`). */
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly retry: ResolvedRetry;
+  readonly fetch: FetchLike | undefined;
+  readonly logger: Logger;
+  /** Scrubs secrets from every URL, message and stack the transport emits. */
+  readonly redact: Redactor;
+  /** Prefix of log lines, e.g. `hashscan`. */
+  readonly name: string;
+}
+
+/** One HTTP request, built afresh for every attempt (SMS re-signs each one). */
+export interface OutgoingRequest {
+  readonly method: 'GET' | 'POST';
+  /** Path and query appended to the base URL, e.g. `/hash_scan?api_key=…&hash=…`. */
+  readonly path: string;
+  readonly body?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A complete response: status, headers and the whole body as text. */
+export interface IncomingResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** 1-based number of the attempt that got this response. */
+  readonly attempt: number;
+}
+
+/** Why no complete response could be had. */
+export interface TransportFailure {
+  readonly code: 'TIMEOUT' | 'NETWORK' | 'ABORTED';
+  /** Redacted, human-readable. */
+  readonly message: string;
+  /** Redacted copy of the underlying error chain. */
+  readonly cause: Error | undefined;
+  /** Attempts started so far (0 when aborted before the first). */
+  readonly attempts: number;
+  /** Whether the request may have reached the server. */
+  readonly phase: FailurePhase;
+}
+
+/** How a client drives one logical call through the transport. */
+export interface Exchange<T> {
+  /** Builds the request of attempt number `attempt` (1-based). */
+  build(attempt: number): OutgoingRequest;
+  /** Turns a response into a result, or throws the client's own error. */
+  interpret(response: IncomingResponse): T;
+  /** Turns a transport failure into the client's own error. */
+  fail(failure: TransportFailure): Error;
+  /** Whether an error thrown by `interpret` or `fail` may be retried. */
+  isRetryable(error: unknown): boolean;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Errors may carry a server-requested delay (from `Retry-After`). */
+interface RetryHint {
+  readonly retryAfterMs?: number | undefined;
+}
+
+/**
+ * The HTTP layer both clients share: per-attempt time-out, caller abort,
+ * retries with back-off, logging with redaction. p-retry owns the retry loop
+ * (ky's own retry and time-out are off, so attempts never multiply); each
+ * attempt gets its own time-out covering headers and body.
+ */
+export class Transport {
+  readonly #settings: TransportSettings;
+  readonly #ky: KyInstance;
+  readonly #logs: boolean;
+
+  constructor(settings: TransportSettings) {
+    this.#settings = settings;
+    this.#logs = settings.logger !== silentLogger;
+    this.#ky = ky.create({
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      // A redirect could downgrade to http: or carry the key to another host.
+      redirect: 'manual',
+      headers: { 'user-agent': USER_AGENT, accept: 'application/json' },
+      fetch: (input, init) => (settings.fetch ?? globalThis.fetch)(input as Request, init),
+    });
+  }
+
+  /** Runs an exchange to completion: a result, or the client's error. */
+  async send<T>(exchange: Exchange<T>): Promise<T> {
+    const { retry } = this.#settings;
+    const { signal } = exchange;
+    let attempts = 0;
+    const aborted = (): Error =>
+      exchange.fail({
+        code: 'ABORTED',
+        message: 'the request was aborted by the caller',
+        cause: signal?.reason instanceof Error ? redactError(signal.reason, this.#settings.redact) : undefined,
+        attempts,
+        // Only requests that surely never reached the server are retried, so
+        // an abort during back-off or before the first attempt sent nothing.
+        phase: 'connect',
+      });
+
+    const run = async (attempt: number): Promise<T> => {
+      if (signal?.aborted) throw new AbortError(aborted());
+      attempts = attempt;
+      try {
+        return exchange.interpret(await this.#attempt(exchange, attempt));
+      } catch (error) {
+        if (retry.retries > 0 && exchange.isRetryable(error)) throw error;
+        throw new AbortError(error as Error);
+      }
+    };
+
+    return pRetry(run, {
+      retries: retry.retries,
+      minTimeout: 0,
+      // The back-off wait lives here so that it can honour Retry-After and
+      // end at once when the caller aborts.
+      shouldRetry: async ({ error, retriesConsumed }) => {
+        const delay = retryDelay(retriesConsumed, (error as RetryHint).retryAfterMs, retry);
+        if (delay === undefined) return false;
+        if (this.#logs) {
+          this.#settings.logger.info(`${this.#settings.name}: retrying in ${delay} ms`, {
+            attempt: attempts,
+            delayMs: delay,
+            code: (error as { code?: unknown }).code,
+          });
+        }
+        await sleep(delay, signal, aborted);
+        return true;
+      },
+    });
+  }
+
+  /** One attempt: the response with its whole body, under one time-out. */
+  async #attempt(exchange: Exchange<unknown>, attempt: number): Promise<IncomingResponse> {
+    const { timeoutMs, baseUrl } = this.#settings;
+    const { signal } = exchange;
+    const request = exchange.build(attempt);
+    const url = baseUrl + request.path;
+    const controller = new AbortController();
+    let timedOut = false;
+    // Rejects as soon as the attempt is cut short, even if a custom fetch ignores its signal.
+    let cutShort: (reason: Error) => void = () => {};
+    const stopped = new Promise<never>((_resolve, reject) => {
+      cutShort = reject;
+    });
+    const onCallerAbort = (): void => {
+      controller.abort(signal?.reason);
+      cutShort(new Error('aborted'));
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('timed out'));
+      cutShort(new Error('timed out'));
+    }, timeoutMs);
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const started = performance.now();
+
+    try {
+      const exchangeOnce = async (): Promise<IncomingResponse> => {
+        const response = await this.#ky(url, {
+          method: request.method,
+          body: request.body ?? null,
+          ...(request.headers && { headers: request.headers }),
+          signal: controller.signal,
+        });
+        const text = await response.text();
+        return { status: response.status, headers: response.headers, text, attempt };
+      };
+      const response = await Promise.race([exchangeOnce(), stopped]);
+      this.#log(response.status < 300 ? 'debug' : 'warn', request.method, url, attempt, started, {
+        status: response.status,
+      });
+      return response;
+    } catch (error) {
+      const failure = this.#failure(error, attempt, timedOut, signal?.aborted === true);
+      this.#log('warn', request.method, url, attempt, started, { code: failure.code });
+      throw exchange.fail(failure);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onCallerAbort);
+      stopped.catch(() => {});
+    }
+  }
+
+  #failure(error: unknown, attempts: number, timedOut: boolean, callerAborted: boolean): TransportFailure {
+    const { redact, timeoutMs } = this.#settings;
+    if (timedOut) {
+      return {
+        code: 'TIMEOUT',
+        message: `no complete response within ${timeoutMs} ms`,
+        cause: undefined,
+        attempts,
+        phase: 'unknown',
+      };
+    }
+    if (callerAborted) {
+      return {
+        code: 'ABORTED',
+        message: 'the request was aborted by the caller',
+        cause: undefined,
+        attempts,
+        phase: 'unknown',
+      };
+    }
+    const network = classifyNetworkFailure(error);
+    return {
+      code: 'NETWORK',
+      message: redact(network.description),
+      cause: redactError(error, redact),
+      attempts,
+      phase: network.phase,
+    };
+  }
+
+  #log(
+    level: 'debug' | 'warn',
+    method: string,
+    url: string,
+    attempt: number,
+    started: number,
+    outcome: { status?: number; code?: string },
+  ): void {
+    if (!this.#logs) return;
+    const durationMs = Math.round(performance.now() - started);
+    const maskedUrl = this.#settings.redact(url);
+    const result = outcome.status === undefined ? outcome.code : String(outcome.status);
+    this.#settings.logger[level](
+      `${this.#settings.name}: ${method} ${maskedUrl} -> ${result} in ${durationMs} ms (attempt ${attempt})`,
+      { method, url: maskedUrl, ...outcome, durationMs, attempt },
+    );
+  }
+}

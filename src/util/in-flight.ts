@@ -1,0 +1,73 @@
+interface Shared<V> {
+  readonly promise: Promise<V>;
+  readonly controller: AbortController;
+  waiters: number;
+}
+
+/**
+ * Shares one in-flight operation between concurrent callers of the same key.
+ * Each caller may bring its own `signal`: its abort rejects that caller at
+ * once and leaves the others waiting; the shared work is aborted only when
+ * every caller that could abort it has gone. (lru-cache's `fetch()` would
+ * let one caller's abort cancel the work for all.)
+ */
+export class InFlight<K, V> {
+  readonly #pending = new Map<K, Shared<V>>();
+
+  /** Number of distinct operations under way. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  run(
+    key: K,
+    start: (signal: AbortSignal) => Promise<V>,
+    signal: AbortSignal | undefined,
+    aborted: () => Error,
+  ): Promise<V> {
+    if (signal?.aborted) return Promise.reject(aborted());
+    let shared = this.#pending.get(key);
+    if (shared === undefined) {
+      const controller = new AbortController();
+      const promise = start(controller.signal);
+      const entry: Shared<V> = { promise, controller, waiters: 0 };
+      const forget = (): void => {
+        if (this.#pending.get(key) === entry) this.#pending.delete(key);
+      };
+      promise.then(forget, forget);
+      this.#pending.set(key, entry);
+      shared = entry;
+    }
+    if (signal === undefined) {
+      // A caller that cannot abort keeps the work alive for good.
+      shared.waiters = Number.POSITIVE_INFINITY;
+      return shared.promise;
+    }
+    return this.#join(key, shared, signal, aborted);
+  }
+
+  #join(key: K, shared: Shared<V>, signal: AbortSignal, aborted: () => Error): Promise<V> {
+    shared.waiters += 1;
+    return new Promise<V>((resolve, reject) => {
+      const leave = (): void => {
+        shared.waiters -= 1;
+        if (shared.waiters === 0) {
+          if (this.#pending.get(key) === shared) this.#pending.delete(key);
+          shared.controller.abort();
+        }
+        reject(aborted());
+      };
+      signal.addEventListener('abort', leave, { once: true });
+      shared.promise.then(
+        (value) => {
+          signal.removeEventListener('abort', leave);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', leave);
+          reject(error);
+        },
+      );
+    });
+  }
+}
