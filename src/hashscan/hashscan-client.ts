@@ -5,7 +5,7 @@ import { type CommonClientOptions, requiredSetting, resolveTransportSettings } f
 import { createRedactor, type Redactor } from '../transport/redact.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
 import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/concurrency.js';
-import { InFlight } from '../util/in-flight.js';
+import { InFlight, type SharedProgress } from '../util/in-flight.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
@@ -137,9 +137,15 @@ export class HashScanClient {
     if (cached !== undefined) return cached;
     return this.#inFlight.run(
       query.hash,
-      (signal) => this.#lookup(query, signal),
+      (signal, progress) => this.#lookup(query, signal, progress),
       options.signal,
-      () => new HashScanError({ code: 'ABORTED', message: 'the lookup was aborted by the caller', hash: query.hash }),
+      ({ attempts }) =>
+        new HashScanError({
+          code: 'ABORTED',
+          message: 'the lookup was aborted by the caller',
+          hash: query.hash,
+          attempts,
+        }),
     );
   }
 
@@ -238,9 +244,12 @@ export class HashScanClient {
     return concurrency;
   }
 
-  async #lookup(query: NormalizedHash, signal: AbortSignal): Promise<ScanResult> {
+  async #lookup(query: NormalizedHash, signal: AbortSignal, progress: SharedProgress): Promise<ScanResult> {
     const exchange: Exchange<ScanResult> = {
-      build: () => ({ method: 'GET', path: `/hash_scan?api_key=${this.#apiKeyParam}&hash=${query.hash}` }),
+      build: (attempt) => {
+        progress.attempts = attempt;
+        return { method: 'GET', path: `/hash_scan?api_key=${this.#apiKeyParam}&hash=${query.hash}` };
+      },
       interpret: (response) =>
         interpretScanResponse(response, { query, notDetected: this.#notDetected, redact: this.#redact }),
       fail: (failure: TransportFailure) => new HashScanError({ ...failure, hash: query.hash }),

@@ -1,6 +1,13 @@
+/** What callers of one shared operation can see of its progress. */
+export interface SharedProgress {
+  /** Attempts the operation has started; its owner updates this. */
+  attempts: number;
+}
+
 interface Shared<V> {
   readonly promise: Promise<V>;
   readonly controller: AbortController;
+  readonly progress: SharedProgress;
   waiters: number;
 }
 
@@ -21,16 +28,17 @@ export class InFlight<K, V> {
 
   run(
     key: K,
-    start: (signal: AbortSignal) => Promise<V>,
+    start: (signal: AbortSignal, progress: SharedProgress) => Promise<V>,
     signal: AbortSignal | undefined,
-    aborted: () => Error,
+    aborted: (progress: SharedProgress) => Error,
   ): Promise<V> {
-    if (signal?.aborted) return Promise.reject(aborted());
+    if (signal?.aborted) return Promise.reject(aborted({ attempts: 0 }));
     let shared = this.#pending.get(key);
     if (shared === undefined) {
       const controller = new AbortController();
-      const promise = start(controller.signal);
-      const entry: Shared<V> = { promise, controller, waiters: 0 };
+      const progress: SharedProgress = { attempts: 0 };
+      const promise = start(controller.signal, progress);
+      const entry: Shared<V> = { promise, controller, progress, waiters: 0 };
       const forget = (): void => {
         if (this.#pending.get(key) === entry) this.#pending.delete(key);
       };
@@ -46,7 +54,7 @@ export class InFlight<K, V> {
     return this.#join(key, shared, signal, aborted);
   }
 
-  #join(key: K, shared: Shared<V>, signal: AbortSignal, aborted: () => Error): Promise<V> {
+  #join(key: K, shared: Shared<V>, signal: AbortSignal, aborted: (progress: SharedProgress) => Error): Promise<V> {
     shared.waiters += 1;
     return new Promise<V>((resolve, reject) => {
       const leave = (): void => {
@@ -55,7 +63,7 @@ export class InFlight<K, V> {
           if (this.#pending.get(key) === shared) this.#pending.delete(key);
           shared.controller.abort();
         }
-        reject(aborted());
+        reject(aborted(shared.progress));
       };
       signal.addEventListener('abort', leave, { once: true });
       shared.promise.then(

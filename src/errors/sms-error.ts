@@ -1,0 +1,111 @@
+import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-error.js';
+
+/**
+ * Why a send did not succeed. Upper-case codes come from this package;
+ * mixed-case codes are the service's own `Code` (the list is open-ended,
+ * so any other service code can appear too).
+ *
+ * - `InvalidParameter`: a request field is missing or malformed. Raised
+ *   client-side (then `outcome` is `not_sent`, `parameter` names the field and
+ *   no request was made) or by the service (`outcome` is `rejected`).
+ * - `SignatureDoesNotMatch`: the service computed another signature: wrong
+ *   secret, or a key id/secret pair it does not hold.
+ * - `MethodNotAllowed`: the service answered HTTP 405.
+ * - `NETWORK`: the connection could not be made (DNS, refused, TLS); the
+ *   request never left, so it was retried per `retry`.
+ * - `OUTCOME_UNKNOWN`: time-out, or the connection broke after the request
+ *   was written. The message may have been sent and billed; not re-sent
+ *   unless `retryUnknownOutcome` is on.
+ * - `ABORTED`: the caller's `signal` aborted; see `outcome` for whether the
+ *   request was already on its way.
+ * - `HTTP_STATUS`: a non-2xx answer whose body is not a service response.
+ * - `INVALID_RESPONSE`: a body that is not `{ Code, Message, RequestId }`, or
+ *   `Code: "OK"` with a non-2xx status. Never treated as a success.
+ */
+export type SmsErrorCode =
+  | 'InvalidParameter'
+  | 'SignatureDoesNotMatch'
+  | 'MethodNotAllowed'
+  | 'NETWORK'
+  | 'OUTCOME_UNKNOWN'
+  | 'ABORTED'
+  | 'HTTP_STATUS'
+  | 'INVALID_RESPONSE'
+  // Any other code the service sends back; `& {}` keeps the names above in autocompletion.
+  | (string & {});
+
+/**
+ * Whether the message may have gone out (and been billed).
+ *
+ * - `not_sent`: the request never reached the service (client-side
+ *   validation, connection failure, abort before sending). Safe to send again.
+ * - `rejected`: the service answered with an error `Code`: it did not send
+ *   the message, and a failed send is not charged.
+ * - `unknown`: the service may have sent it (time-out, broken connection,
+ *   abort in flight, an answer that cannot be read, or an earlier attempt of
+ *   the same send ended that way). Re-sending may deliver and bill it twice:
+ *   check delivery first, or accept the duplicate knowingly.
+ */
+export type SmsOutcome = 'not_sent' | 'rejected' | 'unknown';
+
+/** Fields of an {@link SmsError}. */
+export interface SmsErrorInit extends HashScanSmsErrorInit {
+  readonly code: SmsErrorCode;
+  readonly outcome: SmsOutcome;
+  readonly requestId?: string | undefined;
+  readonly serviceMessage?: string | undefined;
+  readonly parameter?: string | undefined;
+  readonly retryAfterMs?: number | undefined;
+  readonly body?: string | undefined;
+  readonly issues?: readonly string[] | undefined;
+}
+
+/**
+ * The one error `SmsClient.send` rejects with. Switch on `code`; read
+ * `outcome` before deciding to send again.
+ *
+ * @example
+ * ```ts
+ * try { await sms.send(request) }
+ * catch (error) {
+ *   if (error instanceof SmsError && error.outcome === 'unknown') return flagForManualCheck(request, error)
+ *   throw error
+ * }
+ * ```
+ */
+export class SmsError extends HashScanSmsError {
+  readonly code: SmsErrorCode;
+  /** Whether the message may have been sent; see {@link SmsOutcome}. */
+  readonly outcome: SmsOutcome;
+  /**
+   * `RequestId` of the service's answer: a string (possibly empty, as on a
+   * signature mismatch) when the service answered with its response shape,
+   * `undefined` otherwise.
+   */
+  readonly requestId: string | undefined;
+  /** The service's `Message` (redacted), when it answered with its response shape. */
+  readonly serviceMessage: string | undefined;
+  /** The HTTP status of the answer, when there was one (same as `status`). */
+  readonly httpStatus: number | undefined;
+  /** For a client-side `InvalidParameter`: the request field at fault, e.g. `templateParam`. */
+  readonly parameter: string | undefined;
+  /** Delay asked for by `Retry-After` on an `HTTP_STATUS` answer, in ms. */
+  readonly retryAfterMs: number | undefined;
+  /** The start of an unreadable body (at most 512 characters, redacted), for tracing. */
+  readonly body: string | undefined;
+  /** What exactly was wrong with the body, e.g. `RequestId: expected string`. */
+  readonly issues: readonly string[] | undefined;
+
+  constructor(init: SmsErrorInit) {
+    super(init);
+    this.code = init.code;
+    this.outcome = init.outcome;
+    this.requestId = init.requestId;
+    this.serviceMessage = init.serviceMessage;
+    this.httpStatus = init.status;
+    this.parameter = init.parameter;
+    this.retryAfterMs = init.retryAfterMs;
+    this.body = init.body;
+    this.issues = init.issues;
+  }
+}
