@@ -1,5 +1,5 @@
 import { HttpResponse, http, type JsonBodyType } from 'msw';
-import type { SetupServerApi } from 'msw/node';
+import type { SetupServer } from 'msw/node';
 import { HashScanClient, type HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';
 
 export const BASE_URL = 'https://hashscan.test';
@@ -37,7 +37,7 @@ export interface Recorded {
 
 /** Serves `/hash_scan` with `respond` and records every request it sees. */
 export function serveLookup(
-  server: SetupServerApi,
+  server: SetupServer,
   respond: (hash: string, call: number) => Response | Promise<Response>,
 ): Recorded[] {
   const requests: Recorded[] = [];
