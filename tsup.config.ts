@@ -5,7 +5,10 @@ import { defineConfig } from 'tsup';
 // bundles them; the ESM output keeps every dependency external.
 const esmOnlyDependencies = ['ky', 'p-retry', 'is-network-error'];
 
-const entry = { index: 'src/index.ts' };
+const entry = { index: 'src/index.ts', testing: 'src/testing/index.ts' };
+
+// msw is an optional peer dependency of `hashscan-sms/testing`: never bundled, in either format.
+const external = ['msw'];
 
 export default defineConfig([
   {
@@ -17,6 +20,7 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     treeshake: true,
+    external,
   },
   {
     entry,
@@ -27,5 +31,6 @@ export default defineConfig([
     sourcemap: true,
     treeshake: true,
     noExternal: esmOnlyDependencies,
+    external,
   },
 ]);

@@ -29,10 +29,9 @@ export type {
   ScanResult,
   ThreatData,
 } from './hashscan/scan-result.js';
+export * from './sms/index.js';
 export type { CommonClientOptions } from './transport/client-options.js';
 export type { Logger } from './transport/logger.js';
 export type { RetryOptions } from './transport/retry-options.js';
 export type { FetchLike } from './transport/transport.js';
 export { VERSION } from './version.js';
-
-export * from './sms/index.js';

@@ -27,10 +27,15 @@ export type HashScanErrorCode =
 
 /** Fields of a {@link HashScanError}. */
 export interface HashScanErrorInit extends HashScanSmsErrorInit {
+  /** See {@link HashScanError.code}. */
   readonly code: HashScanErrorCode;
+  /** See {@link HashScanError.hash}. */
   readonly hash?: string | undefined;
+  /** See {@link HashScanError.retryAfterMs}. */
   readonly retryAfterMs?: number | undefined;
+  /** See {@link HashScanError.body}; pass redacted text only. */
   readonly body?: string | undefined;
+  /** See {@link HashScanError.issues}. */
   readonly issues?: readonly string[] | undefined;
 }
 
@@ -47,6 +52,7 @@ export interface HashScanErrorInit extends HashScanSmsErrorInit {
  * ```
  */
 export class HashScanError extends HashScanSmsError {
+  /** Why there is no trustworthy answer; see {@link HashScanErrorCode}. */
   readonly code: HashScanErrorCode;
   /** The hash that was looked up (lower-cased), or the raw input for `INVALID_HASH`. */
   readonly hash: string | undefined;

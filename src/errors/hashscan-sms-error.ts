@@ -42,6 +42,7 @@ export abstract class HashScanSmsError extends Error {
     this.status = init.status;
   }
 
+  /** The concrete class name (`HashScanError`, `SmsError`, …), so stacks and logs say which error it is. */
   override get name(): string {
     return this.constructor.name;
   }

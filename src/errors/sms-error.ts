@@ -50,13 +50,21 @@ export type SmsOutcome = 'not_sent' | 'rejected' | 'unknown';
 
 /** Fields of an {@link SmsError}. */
 export interface SmsErrorInit extends HashScanSmsErrorInit {
+  /** See {@link SmsError.code}. */
   readonly code: SmsErrorCode;
+  /** See {@link SmsError.outcome}. */
   readonly outcome: SmsOutcome;
+  /** See {@link SmsError.requestId}. */
   readonly requestId?: string | undefined;
+  /** See {@link SmsError.serviceMessage}; pass redacted text only. */
   readonly serviceMessage?: string | undefined;
+  /** See {@link SmsError.parameter}. */
   readonly parameter?: string | undefined;
+  /** See {@link SmsError.retryAfterMs}. */
   readonly retryAfterMs?: number | undefined;
+  /** See {@link SmsError.body}; pass redacted text only. */
   readonly body?: string | undefined;
+  /** See {@link SmsError.issues}. */
   readonly issues?: readonly string[] | undefined;
 }
 
@@ -74,6 +82,7 @@ export interface SmsErrorInit extends HashScanSmsErrorInit {
  * ```
  */
 export class SmsError extends HashScanSmsError {
+  /** Why the send did not succeed; see {@link SmsErrorCode}. */
   readonly code: SmsErrorCode;
   /** Whether the message may have been sent; see {@link SmsOutcome}. */
   readonly outcome: SmsOutcome;

@@ -59,7 +59,9 @@ export interface ScanOptions {
 
 /** Progress of a batch: inputs settled so far and in all. */
 export interface ScanProgress {
+  /** Inputs settled so far, answered or failed. */
   readonly done: number;
+  /** Inputs in the batch, duplicates included. */
   readonly total: number;
 }
 
@@ -224,6 +226,7 @@ export class HashScanClient {
     return `HashScanClient ${inspect({ baseUrl: this.baseUrl, sourceId: this.sourceId, cachedResults: this.#cache?.size ?? 0 })}`;
   }
 
+  /** The client's settings without the API key, so `JSON.stringify(client)` is safe to log. */
   toJSON(): Record<string, unknown> {
     return { baseUrl: this.baseUrl, sourceId: this.sourceId };
   }

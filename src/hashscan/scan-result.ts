@@ -8,16 +8,22 @@ import type { HashAlgorithm } from './hash-algorithm.js';
  * service does not say which time zone they are in, so none is assumed.
  */
 export interface ThreatData {
+  /** SHA-256 of the flagged file, lower-cased. */
   readonly sha256?: string;
+  /** MD5 of the flagged file, lower-cased. */
   readonly md5?: string;
+  /** SHA-1 of the flagged file, lower-cased. */
   readonly sha1?: string;
+  /** When the file was first seen, `YYYY-MM-DD HH:MM:SS` as sent (time zone unstated). */
   readonly first_seen?: string;
+  /** When the file was last seen, `YYYY-MM-DD HH:MM:SS` as sent (time zone unstated). */
   readonly last_seen?: string;
 }
 
 interface ResultBase {
   /** The looked-up hash, lower-cased. */
   readonly hash: string;
+  /** Which digest the hash is, told by its length. */
   readonly algorithm: HashAlgorithm;
   /** The parsed response body, frozen. */
   readonly raw: Readonly<Record<string, unknown>>;
@@ -29,9 +35,11 @@ interface ResultBase {
  * `anomalies` lists what was missing or malformed.
  */
 export interface MaliciousResult extends ResultBase {
+  /** The service flagged the file. */
   readonly verdict: 'malicious';
   /** Identifier of the detection source, when given well-formed. */
   readonly source: string | undefined;
+  /** The well-formed fields of the service's `data`; `undefined` when `data` was missing or not an object. */
   readonly data: ThreatData | undefined;
   /** Empty for a textbook hit; otherwise, e.g. `data.md5: expected 32 hex digits`. */
   readonly anomalies: readonly string[];
@@ -44,7 +52,9 @@ export interface MaliciousResult extends ResultBase {
  * produces this verdict.
  */
 export interface NotDetectedResult extends ResultBase {
+  /** No active detection service flagged the file (which does not make it safe). */
   readonly verdict: 'not_detected';
+  /** The service's `message`, as sent. */
   readonly message: string;
 }
 
@@ -53,9 +63,11 @@ export type ScanResult = MaliciousResult | NotDetectedResult;
 
 /** A lookup of a batch entry that gave no trustworthy answer. */
 export interface ScanErrorOutcome {
+  /** This entry has no trustworthy answer; never treat it as not detected. */
   readonly verdict: 'error';
   /** The lower-cased hash, or the input as given when it was not a valid hash. */
   readonly hash: string;
+  /** Why there is no answer; the error `scan` would have rejected with. */
   readonly error: HashScanError;
 }
 
@@ -63,4 +75,7 @@ export interface ScanErrorOutcome {
 export type ScanOutcome = ScanResult | ScanErrorOutcome;
 
 /** An outcome of `scanIterable`, with the position of its input. */
-export type IndexedScanOutcome = ScanOutcome & { readonly index: number };
+export type IndexedScanOutcome = ScanOutcome & {
+  /** Position of the input in the iterable, from 0. */
+  readonly index: number;
+};

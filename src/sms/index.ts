@@ -1,1 +1,8 @@
+export { SmsError, type SmsErrorCode, type SmsErrorInit, type SmsOutcome } from '../errors/sms-error.js';
+export { estimateSmsCount, renderTemplate } from './billing.js';
+export type { SmsMethod } from './outgoing-request.js';
+export type { SendSmsRequest } from './send-request.js';
+export type { SendSmsResult } from './send-result.js';
 export { canonicalQuery, computeSignature, percentEncode, stringToSign, verifySignature } from './signing/index.js';
+export { type SendSmsOptions, SmsClient, type SmsClientOptions } from './sms-client.js';
+export type { TemplateParams } from './template-param.js';

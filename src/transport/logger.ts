@@ -10,9 +10,13 @@
  * ```
  */
 export interface Logger {
+  /** An HTTP attempt that got a 2xx response: masked URL, status, duration, attempt number. */
   debug(message: string, details?: Record<string, unknown>): void;
+  /** A retry about to happen: the delay before it and the error code that caused it. */
   info(message: string, details?: Record<string, unknown>): void;
+  /** An HTTP attempt that failed: a non-2xx status, or a time-out or network error code. */
   warn(message: string, details?: Record<string, unknown>): void;
+  /** Reserved for failures; the clients do not call it at present, but `console` and common loggers have it. */
   error(message: string, details?: Record<string, unknown>): void;
 }
 

@@ -28,7 +28,7 @@ export function canonicalQuery(params: Readonly<Record<string, string>>): string
   // localeCompare would put "aKey" before "ZKey" and break the signature.
   const keys = Object.keys(params)
     .filter((key) => key !== SIGNATURE_KEY)
-    .sort((a, b) => a.localeCompare(b));
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   let query = '';
   for (const key of keys) {
     const name = printableKey(key);

@@ -9,7 +9,7 @@ const SUB_DELIM_CODES: Readonly<Record<string, string>> = {
   "'": '%27',
   '(': '%28',
   ')': '%29',
-  '*': '*',
+  '*': '%2A',
 };
 const encodeSubDelim = (char: string): string => SUB_DELIM_CODES[char] ?? char;
 

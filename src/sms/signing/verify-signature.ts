@@ -33,5 +33,5 @@ export function verifySignature(
   if (typeof received !== 'string') return false;
   const actual = Buffer.from(received, 'utf8');
   // timingSafeEqual throws on unequal lengths; a length mismatch leaks nothing useful.
-  return actual.length === expected.length;
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

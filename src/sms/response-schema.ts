@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/**
+ * The service's answer, success and failure alike (spec parts 2 and 7).
+ * The three documented fields are required; unknown extra fields (the
+ * vendor protocol adds e.g. `BizId` or `Recommend`) are tolerated and
+ * dropped, since they do not change whether the send succeeded.
+ */
+export const sendSmsResponseSchema = z.object({
+  Code: z.string().min(1, 'expected a non-empty string'),
+  Message: z.string(),
+  RequestId: z.string(),
+});
+
+/** A validated answer of the service. */
+export type SendSmsResponse = z.infer<typeof sendSmsResponseSchema>;
+
+/** Renders zod issues as short `path: problem` lines. */
+export function describeResponseIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.length === 0 ? 'body' : issue.path.join('.')}: ${issue.message}`);
+}

@@ -1,0 +1,46 @@
+import { SmsError } from '../errors/sms-error.js';
+import type { TransportFailure } from '../transport/transport.js';
+
+/**
+ * Turns a transport failure into the send's error. Only a failure in the
+ * `connect` phase proves the request never left; a time-out, a broken
+ * connection or an abort in flight leaves the outcome unknown.
+ */
+export function sendFailureError(failure: TransportFailure, mayHaveSent: boolean): SmsError {
+  const reached = failure.phase === 'unknown';
+  const outcome = reached || mayHaveSent ? 'unknown' : 'not_sent';
+  if (failure.code === 'ABORTED') {
+    return new SmsError({
+      code: 'ABORTED',
+      outcome,
+      message: failure.message,
+      cause: failure.cause,
+      attempts: failure.attempts,
+    });
+  }
+  return new SmsError({
+    code: reached ? 'OUTCOME_UNKNOWN' : 'NETWORK',
+    outcome,
+    message: reached ? `${failure.message}; the message may have been sent` : `${failure.message}; nothing was sent`,
+    cause: failure.cause,
+    attempts: failure.attempts,
+  });
+}
+
+/** 408, 429 and 5xx are transient; whether to re-send depends on the caller's opt-in. */
+const isTransientStatus = (status: number | undefined): boolean =>
+  status === 408 || status === 429 || (status !== undefined && status >= 500);
+
+/**
+ * Whether a failed attempt is sent again. Sends are not idempotent: by
+ * default only a request that surely never left (`NETWORK`) is re-sent.
+ * With `retryUnknownOutcome`, time-outs, broken connections and transient
+ * HTTP statuses are re-sent too. Service error codes, unreadable answers and
+ * aborts never are.
+ */
+export function isRetryableSend(error: unknown, retryUnknownOutcome: boolean): boolean {
+  if (!(error instanceof SmsError)) return false;
+  if (error.code === 'NETWORK') return true;
+  if (!retryUnknownOutcome) return false;
+  return error.code === 'OUTCOME_UNKNOWN' || (error.code === 'HTTP_STATUS' && isTransientStatus(error.status));
+}

@@ -1,0 +1,198 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { SANDBOX_ACCOUNTS, SANDBOX_API_KEY } from './defaults.js';
+import { halfBody, jsonResponse, type ServiceHandler, type ServiceReply, type ServiceResponse } from './exchange.js';
+import { createHashLookupService, type HashScanServiceOptions } from './hash-lookup-service.js';
+import type { RecordedRequest } from './request-log.js';
+import { createSmsService, type SentMessage, type SmsServiceOptions } from './sms-service.js';
+
+/**
+ * Options of {@link startSandbox}.
+ *
+ * @example
+ * ```ts
+ * await startSandbox({ hashScan: { records: [recordFor(upload)] }, sms: { templates: { SMS_1: 'Hi ${name}' } } })
+ * ```
+ */
+export interface SandboxOptions {
+  /** Interface to bind. Anything but loopback exposes the sandbox to the network. @defaultValue `'127.0.0.1'` */
+  readonly host?: string;
+  /** @defaultValue 0 (a free port) */
+  readonly port?: number;
+  /** The hash lookup double. @defaultValue the sandbox data (see `SANDBOX_*` constants) */
+  readonly hashScan?: HashScanServiceOptions;
+  /** The SMS double. @defaultValue the sandbox data */
+  readonly sms?: SmsServiceOptions;
+  /** Larger request bodies answer HTTP 413. @defaultValue 1048576 (1 MiB) */
+  readonly maxBodyBytes?: number;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** `http://127.0.0.1:PORT` */
+  readonly url: string;
+  /** Base URL for `HashScanClient`: `{url}/hashscan` (lookups at `{url}/hashscan/hash_scan`). */
+  readonly hashScanUrl: string;
+  /** Base URL for the SMS client: `{url}/sms` (the SMS address is `{url}/sms/`). */
+  readonly smsUrl: string;
+  /** The accepted `api_key`. */
+  readonly apiKey: string;
+  /** Credentials of the first configured account (by default the member account). */
+  readonly accessKeyId: string;
+  readonly accessKeySecret: string;
+  /** Every request, both services, in order, with secrets masked. */
+  readonly requests: readonly RecordedRequest[];
+  /** Accepted SMS messages, in order. */
+  readonly messages: readonly SentMessage[];
+  /** Stops listening and destroys every connection, stalled ones included. */
+  close(): Promise<void>;
+}
+
+const HASHSCAN_PREFIX = '/hashscan';
+const SMS_PREFIX = '/sms';
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+class BodyTooLarge extends Error {}
+
+async function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(res: ServerResponse, response: ServiceResponse): void {
+  if (res.destroyed) return;
+  res.writeHead(response.status, response.headers).end(response.body);
+}
+
+/**
+ * Starts a real HTTP server on loopback that serves the hash lookup double at
+ * `/hashscan/hash_scan` and the SMS double at `/sms/`, from the same logic as
+ * the msw handlers. Faults are real: a time-out holds the socket, a
+ * connection error destroys it, a partial body is cut mid-way. Needs no msw.
+ *
+ * @example
+ * ```ts
+ * const sandbox = await startSandbox()
+ * const client = new HashScanClient({ baseUrl: sandbox.hashScanUrl, apiKey: sandbox.apiKey })
+ * await client.scan(EICAR_RECORD.sha256) // malicious
+ * await sandbox.close()
+ * ```
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const requests: RecordedRequest[] = [];
+  const messages: SentMessage[] = [];
+  const record = (entry: RecordedRequest): void => {
+    requests.push(entry);
+  };
+  const hashScan = createHashLookupService(options.hashScan ?? {}, record);
+  const sms = createSmsService(options.sms ?? {}, { requests: record, messages: (message) => messages.push(message) });
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const play = (reply: ServiceReply, req: IncomingMessage, res: ServerResponse): void => {
+    switch (reply.kind) {
+      case 'respond':
+        send(res, reply.response);
+        return;
+      case 'stall': {
+        // Without a delay, nothing is sent: the socket stays open until the client gives up or close().
+        if (reply.afterMs === undefined) return;
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          send(res, reply.response);
+        }, reply.afterMs);
+        timers.add(timer);
+        return;
+      }
+      case 'drop':
+        req.socket.destroy();
+        return;
+      case 'partial-body': {
+        const half = halfBody(reply.response.body);
+        const full = Buffer.byteLength(reply.response.body);
+        res.writeHead(reply.response.status, { ...reply.response.headers, 'content-length': String(full) });
+        res.write(half, () => req.socket.destroy());
+        return;
+      }
+    }
+  };
+
+  const route = (pathname: string): ServiceHandler | undefined => {
+    if (pathname === `${HASHSCAN_PREFIX}/hash_scan`) return hashScan;
+    if (pathname === SMS_PREFIX || pathname === `${SMS_PREFIX}/`) return sms;
+    return undefined;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const service = route(url.pathname);
+    if (service === undefined) {
+      send(res, jsonResponse(404, { error: 'NotFound', message: `no sandbox service at ${url.pathname}` }));
+      return;
+    }
+    let body: string;
+    try {
+      body = await readBody(req, maxBodyBytes);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      // `connection: close` ends the socket once sent, so the unread rest of the body is dropped.
+      const message = `bodies are limited to ${maxBodyBytes} bytes`;
+      send(res, jsonResponse(413, { error: 'PayloadTooLarge', message }, { connection: 'close' }));
+      return;
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      for (const one of Array.isArray(value) ? value : [value ?? '']) headers.append(name, one);
+    }
+    play(service({ method: req.method ?? 'GET', url, headers, body }), req, res);
+  };
+
+  // A client that hangs up mid-body, or a bug, must not take the test process down.
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => req.socket.destroy());
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  const account = options.sms?.accounts?.[0] ?? SANDBOX_ACCOUNTS.member;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    hashScanUrl: `${url}${HASHSCAN_PREFIX}`,
+    smsUrl: `${url}${SMS_PREFIX}`,
+    apiKey: options.hashScan?.apiKey ?? SANDBOX_API_KEY,
+    accessKeyId: account.accessKeyId,
+    accessKeySecret: account.accessKeySecret,
+    requests,
+    messages,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+  };
+}

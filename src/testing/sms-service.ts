@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { type AkskContext, sendSms } from './aksk-send.js';
+import { SANDBOX_DEFAULT_SIGN_NAME, SANDBOX_SMS_ACCOUNTS, SANDBOX_TEMPLATES } from './defaults.js';
+import { respond, type ServiceHandler } from './exchange.js';
+import { maskParams, type RequestSink } from './request-log.js';
+import { routeSmsRequest, type SmsMode } from './routing.js';
+import { type SmsAnswer, smsFailure } from './sms-answer.js';
+import { readSmsParams } from './sms-params.js';
+
+/**
+ * An account of the SMS double.
+ *
+ * @example
+ * ```ts
+ * { accessKeyId: 'member-id', accessKeySecret: 'member-secret', plan: 'member', signPrefix: 'Acme' }
+ * ```
+ */
+export interface SmsAccount {
+  readonly accessKeyId: string;
+  readonly accessKeySecret: string;
+  /** A free account is always sent with the default signature, whatever `SignName` says. */
+  readonly plan: 'free' | 'member';
+  /**
+   * Members only: the `SignName` a member sends must start with this prefix
+   * (`isv.SMS_SIGNATURE_ILLEGAL` otherwise). Without it any `SignName` goes.
+   */
+  readonly signPrefix?: string;
+}
+
+/** What the SMS double knows. Every field is optional; left out, it takes the sandbox default. */
+export interface SmsServiceOptions {
+  /** @defaultValue {@link SANDBOX_SMS_ACCOUNTS} (one member, one free account) */
+  readonly accounts?: readonly SmsAccount[];
+  /**
+   * Template code → content with `${name}` placeholders, or `null` for a
+   * template whose content the back office does not hold (billed 1 per send).
+   * `SMS_500650100` needs no entry: only its signature is checked.
+   * @defaultValue {@link SANDBOX_TEMPLATES}
+   */
+  readonly templates?: Readonly<Record<string, string | null>>;
+  /** The system default signature: used when `SignName` is omitted, and always for free accounts. @defaultValue `'Sandbox'` */
+  readonly defaultSignName?: string;
+}
+
+/** One accepted message, as the double billed it. */
+export interface SentMessage {
+  readonly requestId: string;
+  readonly accessKeyId: string;
+  /** `PhoneNumbers` split at commas. */
+  readonly phoneNumbers: readonly string[];
+  /** The signature applied (the default one for a free account or an omitted `SignName`). */
+  readonly signName: string;
+  readonly templateCode: string;
+  /** `TemplateParam`, parsed. */
+  readonly templateParam: unknown;
+  /** The substituted content, when the template content is known. */
+  readonly content: string | undefined;
+  /** Messages per recipient: one per 50 characters of `content`, else 1. */
+  readonly segments: number;
+  /** `segments` × recipients: what the send costs. */
+  readonly billedCount: number;
+  readonly method: 'GET' | 'POST';
+  readonly receivedAt: Date;
+}
+
+/** Where the SMS double writes what it saw and what it sent. */
+export interface SmsSinks {
+  readonly requests: RequestSink;
+  readonly messages: (message: SentMessage) => void;
+}
+
+const accountSchema = z.object({
+  accessKeyId: z.string().min(1),
+  accessKeySecret: z.string().min(1),
+  plan: z.enum(['free', 'member']),
+  signPrefix: z.string().optional(),
+});
+const MODE_NAMES: Readonly<Record<Exclude<SmsMode, 'aksk'>, string>> = {
+  'third-party-gateway': 'the third-party SMS gateway protocol',
+  'second-vendor': "the second cloud vendor's protocol",
+  syskey: 'the SysKey mode',
+};
+
+function resolveOptions(options: SmsServiceOptions): AkskContext {
+  const accounts = new Map<string, SmsAccount>();
+  for (const given of options.accounts ?? SANDBOX_SMS_ACCOUNTS) {
+    const parsed = accountSchema.safeParse(given);
+    if (!parsed.success) throw new ConfigurationError('accounts', parsed.error.issues.map((i) => i.message).join('; '));
+    accounts.set(given.accessKeyId, given);
+  }
+  const defaultSignName = options.defaultSignName ?? SANDBOX_DEFAULT_SIGN_NAME;
+  if (typeof defaultSignName !== 'string' || defaultSignName === '') {
+    throw new ConfigurationError('defaultSignName', 'must be a non-empty string');
+  }
+  return { accounts, templates: options.templates ?? SANDBOX_TEMPLATES, defaultSignName };
+}
+
+/**
+ * The SMS address (`/` of the base URL) as a plain function: the routing
+ * table, then the AK/SK mode. The msw handlers and the sandbox adapt it.
+ *
+ * Answers: HTTP 200 `{Code:'OK', Message:'OK', RequestId:<uuid>}` on success.
+ * Every failure is `{Code, Message, RequestId:''}`, with HTTP 400 (the spec
+ * gives no status) except `MethodNotAllowed` (405) and `ModeNotAvailable`
+ * (501, for the gateway, second-vendor and SysKey modes).
+ *
+ * AK/SK checks, in order (the signature comes before any parameter):
+ * `MissingSignature`, `MissingAccessKeyId`, `InvalidAccessKeyId.NotFound`,
+ * `SignatureDoesNotMatch` (checked with the method actually used),
+ * `InvalidAction.NotFound` (`Action` not `SendSms`), `Missing<Name>` for
+ * `PhoneNumbers`/`TemplateCode`/`TemplateParam`, `isv.MOBILE_NUMBER_ILLEGAL`,
+ * `InvalidParameter` (`TemplateParam` not JSON, or not an object for a checked
+ * template), `isv.SMS_SIGNATURE_ILLEGAL` (member outside its `signPrefix`),
+ * `isv.SMS_TEMPLATE_ILLEGAL` (unknown template),
+ * `isv.TEMPLATE_MISSING_PARAMETERS` (a placeholder without a value).
+ * Common parameters (`Format`, `Timestamp`, `SignatureNonce`, …) are signed
+ * but not otherwise checked: the spec does not give their rules.
+ */
+export function createSmsService(options: SmsServiceOptions, sinks: SmsSinks): ServiceHandler {
+  const context = resolveOptions(options);
+  const secrets = [...context.accounts.values()].map((account) => account.accessKeySecret);
+
+  const answer = (method: string, params: Readonly<Record<string, string>>, headers: Headers): SmsAnswer => {
+    const route = routeSmsRequest(method, params, headers);
+    switch (route) {
+      case 'method-not-allowed':
+        return smsFailure('MethodNotAllowed', `${method} is not allowed; use GET or POST`, 405, { allow: 'GET, POST' });
+      case 'unknown-action':
+        return smsFailure('InvalidAction.NotFound', 'A GET request to this address must have Action=SendSms');
+      case 'aksk':
+        return sendSms(context, method as 'GET' | 'POST', params, sinks.messages);
+      default:
+        return smsFailure(
+          'ModeNotAvailable',
+          `the request was routed to ${MODE_NAMES[route]}, which is not available in this sandbox`,
+          501,
+        );
+    }
+  };
+
+  return (request) => {
+    const params = readSmsParams(request);
+    const { code, response } = answer(request.method, params, request.headers);
+    sinks.requests({
+      service: 'sms',
+      method: request.method,
+      path: request.url.pathname,
+      params: maskParams(params, secrets),
+      receivedAt: new Date(),
+      status: response.status,
+      outcome: code,
+    });
+    return respond(response);
+  };
+}
