@@ -32,5 +32,8 @@ export default defineConfig([
     treeshake: true,
     noExternal: esmOnlyDependencies,
     external,
+    // Without a shared chunk, dist/testing.cjs would carry its own copy of every
+    // class, and `instanceof` would fail across the two entry points.
+    splitting: true,
   },
 ]);

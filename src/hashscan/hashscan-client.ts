@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
 import { type CommonClientOptions, requiredSetting, resolveTransportSettings } from '../transport/client-options.js';
 import { createRedactor, type Redactor } from '../transport/redact.js';
+import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
 import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
@@ -74,10 +75,6 @@ export interface ScanManyOptions extends ScanOptions {
 }
 
 const DEFAULT_CONCURRENCY = 8;
-
-/** 408, 429 and 5xx are worth another try; other statuses will not change. */
-const isTransientStatus = (status: number | undefined): boolean =>
-  status === 408 || status === 429 || (status !== undefined && status >= 500);
 
 /**
  * Asks the hash lookup service whether a file hash is flagged as a virus.

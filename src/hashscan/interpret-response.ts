@@ -50,7 +50,8 @@ export function interpretScanResponse(response: IncomingResponse, context: Inter
       hash: query.hash,
       attempts: response.attempt,
       status: response.status,
-      body: redact(response.text.slice(0, BODY_EXCERPT)),
+      // Redact before cutting, so a secret straddling the cut cannot leave a prefix behind.
+      body: redact(response.text).slice(0, BODY_EXCERPT),
       issues: issues?.map(redact),
       retryAfterMs: code === 'HTTP_STATUS' ? parseRetryAfter(response.headers.get('retry-after')) : undefined,
     });

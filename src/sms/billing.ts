@@ -3,8 +3,8 @@ import { normalizeTemplateParam, type TemplateParams } from './template-param.js
 
 /** Characters per billed message (spec parts 1 and 8). */
 const CHARACTERS_PER_MESSAGE = 50;
-/** `${name}`: a name is anything up to the closing brace. */
-const PLACEHOLDER = /\$\{([^{}]*)\}/g;
+/** `${name}`: a name is anything up to the closing brace. Shared with the sandbox's service double. */
+export const TEMPLATE_PLACEHOLDER = /\$\{([^{}]*)\}/g;
 
 /**
  * Substitutes `${name}` placeholders in a template's content with the
@@ -30,7 +30,7 @@ const PLACEHOLDER = /\$\{([^{}]*)\}/g;
 export function renderTemplate(template: string, params: TemplateParams | string): string {
   if (typeof template !== 'string') throw invalidParameter('template', 'must be a string');
   const { values } = normalizeTemplateParam(params);
-  return template.replace(PLACEHOLDER, (_placeholder, name: string) => {
+  return template.replace(TEMPLATE_PLACEHOLDER, (_placeholder, name: string) => {
     const value = Object.hasOwn(values, name) ? values[name] : undefined;
     if (typeof value === 'string') return value;
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);

@@ -1,4 +1,5 @@
 import { SmsError } from '../errors/sms-error.js';
+import { isTransientStatus } from '../transport/transient-status.js';
 import type { TransportFailure } from '../transport/transport.js';
 
 /**
@@ -27,9 +28,6 @@ export function sendFailureError(failure: TransportFailure, mayHaveSent: boolean
   });
 }
 
-/** 408, 429 and 5xx are transient; whether to re-send depends on the caller's opt-in. */
-const isTransientStatus = (status: number | undefined): boolean =>
-  status === 408 || status === 429 || (status !== undefined && status >= 500);
 
 /**
  * Whether a failed attempt is sent again. Sends are not idempotent: by

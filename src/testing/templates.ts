@@ -1,4 +1,4 @@
-const PLACEHOLDER = /\$\{([^}]+)\}/g;
+import { TEMPLATE_PLACEHOLDER } from '../sms/billing.js';
 
 /**
  * Fills the `${name}` placeholders of a template from its parameters.
@@ -15,7 +15,7 @@ export function substituteTemplate(
   params: Readonly<Record<string, unknown>>,
 ): { readonly content: string; readonly missing: readonly string[] } {
   const missing: string[] = [];
-  const content = template.replace(PLACEHOLDER, (placeholder, name: string) => {
+  const content = template.replace(TEMPLATE_PLACEHOLDER, (placeholder, name: string) => {
     const value = Object.hasOwn(params, name) ? params[name] : undefined;
     if (value === undefined || value === null) {
       missing.push(name);

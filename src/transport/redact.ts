@@ -24,6 +24,8 @@ function spellings(secret: string): string[] {
     forms.add(uri);
     forms.add(uri.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
     forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
+    // A string-to-sign echoed back by a server holds values percent-encoded twice.
+    for (const form of [...forms]) forms.add(encodeURIComponent(form));
   } catch {
     // A lone surrogate cannot be URL-encoded; the raw form is still masked.
   }

@@ -213,16 +213,17 @@ export class Transport {
         phase: 'unknown',
       };
     }
+    const network = classifyNetworkFailure(error);
     if (callerAborted) {
       return {
         code: 'ABORTED',
         message: 'the request was aborted by the caller',
         cause: undefined,
         attempts,
-        phase: 'unknown',
+        // A connect failure that lost the race with the abort still proves nothing was sent.
+        phase: network.phase,
       };
     }
-    const network = classifyNetworkFailure(error);
     return {
       code: 'NETWORK',
       message: redact(network.description),
