@@ -1,8 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const source = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  // Examples import the package by name, as users do; in this repo that name means the sources
+  // (tsconfig `paths` does the same for tsc and tsx). The packed tarball is tested in .ci/run.
+  resolve: {
+    alias: [
+      { find: /^hashscan-sms\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^hashscan-sms$/, replacement: source('./src/index.ts') },
+    ],
+  },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
     testTimeout: 10_000,
     coverage: {

@@ -6,6 +6,7 @@ import { createRedactor, type Redactor } from '../transport/redact.js';
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
 import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/concurrency.js';
+import { linkedSignal } from '../util/linked-signal.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
@@ -177,9 +178,14 @@ export class HashScanClient {
       else seen.push(index);
     });
 
-    await mapConcurrent([...positions], concurrency, async ([hash, indices]) => {
-      settle(indices, await this.#outcome(hash, options.signal));
-    });
+    const batch = linkedSignal(options.signal, concurrency);
+    try {
+      await mapConcurrent([...positions], concurrency, async ([hash, indices]) => {
+        settle(indices, await this.#outcome(hash, batch.signal));
+      });
+    } finally {
+      batch.dispose();
+    }
     return outcomes;
   }
 
@@ -201,15 +207,18 @@ export class HashScanClient {
     options: Omit<ScanManyOptions, 'onProgress'> = {},
   ): AsyncGenerator<IndexedScanOutcome, void, undefined> {
     const concurrency = this.#concurrency(options.concurrency);
-    const stopper = new AbortController();
-    const signal = options.signal === undefined ? stopper.signal : AbortSignal.any([options.signal, stopper.signal]);
-    for await (const { index, value } of streamConcurrent(
-      hashes,
-      concurrency,
-      (input) => this.#outcome(input, signal),
-      () => stopper.abort(),
-    )) {
-      yield { ...value, index };
+    const stream = linkedSignal(options.signal, concurrency);
+    try {
+      for await (const { index, value } of streamConcurrent(
+        hashes,
+        concurrency,
+        (input) => this.#outcome(input, stream.signal),
+        stream.abort,
+      )) {
+        yield { ...value, index };
+      }
+    } finally {
+      stream.dispose();
     }
   }
 
