@@ -9,19 +9,14 @@ import {
   decide,
   estimateSmsCount,
   HashScanClient,
-  HashScanError,
+  type HashScanError,
   hashFile,
   renderTemplate,
   type ScanOutcome,
   SmsClient,
   SmsError,
 } from 'hashscan-sms';
-import {
-  SANDBOX_FAULT_HASHES,
-  SANDBOX_NOT_DETECTED_HASH,
-  SANDBOX_TEMPLATES,
-  startSandbox,
-} from 'hashscan-sms/testing';
+import { SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, SANDBOX_TEMPLATES, startSandbox } from 'hashscan-sms/testing';
 
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 
@@ -88,7 +83,9 @@ try {
     concurrency: 4,
     onProgress: ({ done, total }) => progress.push(`${done}/${total}`),
   });
-  outcomes.forEach((outcome, index) => line(`#${index} ${short(batch[index] ?? '')}`, describeOutcome(outcome)));
+  for (const [index, outcome] of outcomes.entries()) {
+    line(`#${index} ${short(batch[index] ?? '')}`, describeOutcome(outcome));
+  }
   line('progress reports', progress.join(' '));
   line('requests sent', `${sandbox.requests.length - before} for ${batch.length} inputs`);
 

@@ -29,8 +29,16 @@ try {
   let file = process.argv[2];
   if (file === undefined) {
     file = join(workDir, 'hashes.txt');
-    const sample = [EICAR_RECORD.sha256, SANDBOX_NOT_DETECTED_HASH, EICAR_RECORD.md5, SANDBOX_FAULT_HASHES['http-status']];
-    await writeFile(file, `${Array.from({ length: 250 }, (_, i) => sample[i % sample.length]).join('\n')}\nnot-a-hash\n`);
+    const sample = [
+      EICAR_RECORD.sha256,
+      SANDBOX_NOT_DETECTED_HASH,
+      EICAR_RECORD.md5,
+      SANDBOX_FAULT_HASHES['http-status'],
+    ];
+    await writeFile(
+      file,
+      `${Array.from({ length: 250 }, (_, i) => sample[i % sample.length]).join('\n')}\nnot-a-hash\n`,
+    );
   }
 
   const client = new HashScanClient({

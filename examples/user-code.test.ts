@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // --- your application code -------------------------------------------------
 /** Decides whether a stored attachment may be shared. */
-export async function canShare(scanner: HashScanClient, sha256: string): Promise<boolean> {
+async function canShare(scanner: HashScanClient, sha256: string): Promise<boolean> {
   const outcome = await scanner
     .scan(sha256)
     .catch((error: HashScanError) => ({ verdict: 'error' as const, hash: sha256, error }));

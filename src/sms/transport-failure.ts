@@ -28,7 +28,6 @@ export function sendFailureError(failure: TransportFailure, mayHaveSent: boolean
   });
 }
 
-
 /**
  * Whether a failed attempt is sent again. Sends are not idempotent: by
  * default only a request that surely never left (`NETWORK`) is re-sent.

@@ -14,8 +14,7 @@ import {
 // more (`.default.default`), vitest's interop does not. Accept either.
 type OpenApiUtilClient = typeof openApiUtil.default;
 const OpenApiUtil: OpenApiUtilClient =
-  (openApiUtil as unknown as { default?: OpenApiUtilClient }).default ??
-  (openApiUtil as unknown as OpenApiUtilClient);
+  (openApiUtil as unknown as { default?: OpenApiUtilClient }).default ?? (openApiUtil as unknown as OpenApiUtilClient);
 
 const UNRESERVED = /^[A-Za-z0-9\-_.~]$/;
 const ENCODED = /^(?:[A-Za-z0-9\-_.~]|%[0-9A-F]{2})*$/;
@@ -193,9 +192,7 @@ describe('parity with @alicloud/openapi-util', () => {
   it('computeSignature matches getRPCSignature', () => {
     fc.assert(
       fc.property(methods, vendorSafeMaps, nonEmptyText, (method, params, secret) => {
-        expect(computeSignature(method, params, secret)).toBe(
-          OpenApiUtil.getRPCSignature(params, method, secret),
-        );
+        expect(computeSignature(method, params, secret)).toBe(OpenApiUtil.getRPCSignature(params, method, secret));
       }),
     );
   });
@@ -214,9 +211,7 @@ describe('parity with @alicloud/openapi-util', () => {
 describe('canonicalQuery', () => {
   it('sorts keys by UTF-16 code unit, not by locale', () => {
     const params = { '\uFF21': '6', '😀': '5', Ä: '4', aLowerKey: '3', ZKey: '2', Action: '1' };
-    expect(canonicalQuery(params)).toBe(
-      'Action=1&ZKey=2&aLowerKey=3&%C3%84=4&%F0%9F%98%80=5&%EF%BC%A1=6',
-    );
+    expect(canonicalQuery(params)).toBe('Action=1&ZKey=2&aLowerKey=3&%C3%84=4&%F0%9F%98%80=5&%EF%BC%A1=6');
     // A locale-aware sort would interleave cases and put U+FF21 before the emoji.
     const localeOrder = Object.keys(params).sort((a, b) => a.localeCompare(b));
     expect(localeOrder).not.toEqual(['Action', 'ZKey', 'aLowerKey', 'Ä', '😀', '\uFF21']);
@@ -226,7 +221,8 @@ describe('canonicalQuery', () => {
     fc.assert(
       fc.property(paramMaps, (params) => {
         const query = canonicalQuery(params);
-        const keys = query === '' ? [] : query.split('&').map((pair) => decodeURIComponent(pair.split('=')[0] as string));
+        const keys =
+          query === '' ? [] : query.split('&').map((pair) => decodeURIComponent(pair.split('=')[0] as string));
         expect(keys).toEqual(Object.keys(params).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
       }),
     );
@@ -268,7 +264,10 @@ describe('unsignable input', () => {
     for (const value of [987654321, null, undefined, true, { secret: 'hunter2' }, ['hunter2']]) {
       const params = { Action: 'SendSms', OutId: value } as unknown as Record<string, string>;
       // The message may name the type ("got null") but never a value's content.
-      const error = expectSigningError(() => canonicalQuery(params), typeof value === 'number' ? String(value) : 'hunter2');
+      const error = expectSigningError(
+        () => canonicalQuery(params),
+        typeof value === 'number' ? String(value) : 'hunter2',
+      );
       expect(error.parameter).toBe('OutId');
       expect(error.message).toContain('OutId');
     }

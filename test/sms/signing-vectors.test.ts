@@ -26,8 +26,6 @@ describe('signing known-answer vectors', () => {
   it.each(vectors.map((vector) => [vector.id, vector] as const))('%s', (_id, vector) => {
     expect(stringToSign(vector.method, vector.params)).toBe(vector.stringToSign);
     expect(computeSignature(vector.method, vector.params, vector.secret)).toBe(vector.signature);
-    expect(
-      verifySignature(vector.method, { ...vector.params, Signature: vector.signature }, vector.secret),
-    ).toBe(true);
+    expect(verifySignature(vector.method, { ...vector.params, Signature: vector.signature }, vector.secret)).toBe(true);
   });
 });

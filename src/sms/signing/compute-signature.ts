@@ -39,7 +39,5 @@ export function computeSignature(
     );
   }
   // The "&" suffix is the (empty) token-secret slot of the OAuth-1-style key.
-  return createHmac('sha1', `${accessKeySecret}&`)
-    .update(stringToSign(method, params), 'utf8')
-    .digest('base64');
+  return createHmac('sha1', `${accessKeySecret}&`).update(stringToSign(method, params), 'utf8').digest('base64');
 }

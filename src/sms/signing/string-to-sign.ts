@@ -23,10 +23,7 @@ const METHOD = /^[A-Z]+$/;
  * // "GET&%2F&Action%3DSendSms%26Timestamp%3D2024-05-01T08%253A09%253A10Z"
  * ```
  */
-export function stringToSign(
-  method: 'GET' | 'POST' | (string & {}),
-  params: Readonly<Record<string, string>>,
-): string {
+export function stringToSign(method: 'GET' | 'POST' | (string & {}), params: Readonly<Record<string, string>>): string {
   if (typeof method !== 'string' || !METHOD.test(method)) {
     throw new SigningError('The HTTP method must be an upper-case token such as GET or POST');
   }

@@ -27,9 +27,7 @@ export function verifySignature(
   accessKeySecret: string,
 ): boolean {
   const expected = Buffer.from(computeSignature(method, paramsWithSignature, accessKeySecret), 'utf8');
-  const received: unknown = Object.hasOwn(paramsWithSignature, 'Signature')
-    ? paramsWithSignature['Signature']
-    : undefined;
+  const received: unknown = Object.hasOwn(paramsWithSignature, 'Signature') ? paramsWithSignature.Signature : undefined;
   if (typeof received !== 'string') return false;
   const actual = Buffer.from(received, 'utf8');
   // timingSafeEqual throws on unequal lengths; a length mismatch leaks nothing useful.

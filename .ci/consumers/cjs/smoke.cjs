@@ -1,0 +1,79 @@
+'use strict';
+// CommonJS consumer smoke test: run by .ci/run against the installed tarball, on each Node of the matrix.
+const assert = require('node:assert/strict');
+const {
+  ConfigurationError,
+  decide,
+  HashScanClient,
+  HashScanError,
+  HashScanSmsError,
+  SmsClient,
+  SmsError,
+  VERSION,
+} = require('hashscan-sms');
+// SMOKE_ROOT_ONLY=1: the root entry alone, against the local stub (see .ci/run, smoke_on).
+const { startBackend } = require(process.env.SMOKE_ROOT_ONLY === '1' ? './backend-stub.cjs' : './backend.cjs');
+
+async function main() {
+  // The CJS build answers `require()` (ky and p-retry are bundled into it: they are ESM only).
+  assert.match(require.resolve('hashscan-sms'), /[\\/]node_modules[\\/]hashscan-sms[\\/]dist[\\/]index\.cjs$/);
+  assert.equal(VERSION, require('hashscan-sms/package.json').version);
+
+  assert.throws(
+    () => new HashScanClient({ baseUrl: 'http://hashscan.example.com', apiKey: 'key' }),
+    (error) => error instanceof ConfigurationError && error instanceof HashScanSmsError && error.option === 'baseUrl',
+  );
+
+  const backend = await startBackend();
+  try {
+    const client = new HashScanClient({ baseUrl: backend.hashScanUrl, apiKey: backend.apiKey, retry: false });
+    const hit = await client.scan(backend.maliciousHash);
+    assert.equal(hit.verdict, 'malicious');
+    assert.equal(decide(hit), 'block');
+    const miss = await client.scan(backend.cleanHash);
+    assert.equal(miss.verdict, 'not_detected');
+
+    const before = backend.requestCount();
+    await assert.rejects(
+      async () => client.scan('sha256:not-a-hash'),
+      (error) => error instanceof HashScanError && error instanceof HashScanSmsError && error.code === 'INVALID_HASH',
+    );
+    assert.equal(backend.requestCount(), before, 'an invalid hash must not reach the service');
+
+    const sms = new SmsClient({
+      baseUrl: backend.smsUrl,
+      accessKeyId: backend.accessKeyId,
+      accessKeySecret: backend.accessKeySecret,
+      retry: false,
+    });
+    const sent = await sms.send({
+      phoneNumbers: '13800000000',
+      templateCode: backend.templateCode,
+      templateParam: backend.templateParam,
+    });
+    assert.equal(sent.code, 'OK');
+    assert.equal(typeof sent.requestId, 'string');
+    await assert.rejects(
+      async () => sms.send({ phoneNumbers: '', templateCode: backend.templateCode, templateParam: {} }),
+      (error) => error instanceof SmsError && error.code === 'InvalidParameter' && error.outcome === 'not_sent',
+    );
+
+    // Errors thrown through `hashscan-sms/testing` are the root entry's classes (one shared copy).
+    if (backend.testingEntryError) {
+      const fromTesting = backend.testingEntryError();
+      assert.ok(
+        fromTesting instanceof ConfigurationError,
+        'hashscan-sms/testing must throw the root ConfigurationError',
+      );
+    }
+  } finally {
+    await backend.close();
+  }
+  const flags = process.execArgv.length > 0 ? ` ${process.execArgv.join(' ')}` : '';
+  console.log(`cjs smoke ok: node ${process.version}${flags}, ${backend.kind}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,74 @@
+// ESM consumer smoke test: run by .ci/run against the installed tarball, on each Node of the matrix.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  ConfigurationError,
+  decide,
+  HashScanClient,
+  HashScanError,
+  HashScanSmsError,
+  SmsClient,
+  SmsError,
+  VERSION,
+} from 'hashscan-sms';
+import { startBackend } from './backend.mjs';
+
+// The ESM build, not the CJS one, answers `import`.
+const entry = fileURLToPath(import.meta.resolve('hashscan-sms'));
+assert.match(entry, /[\\/]node_modules[\\/]hashscan-sms[\\/]dist[\\/]index\.js$/);
+const manifest = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('hashscan-sms/package.json')), 'utf8'));
+assert.equal(VERSION, manifest.version, 'VERSION must equal the packed package.json version');
+
+// A plain-HTTP base URL that is not loopback is refused at construction.
+assert.throws(
+  () => new HashScanClient({ baseUrl: 'http://hashscan.example.com', apiKey: 'key' }),
+  (error) => error instanceof ConfigurationError && error instanceof HashScanSmsError && error.option === 'baseUrl',
+);
+
+const backend = await startBackend();
+try {
+  const client = new HashScanClient({ baseUrl: backend.hashScanUrl, apiKey: backend.apiKey, retry: false });
+  const hit = await client.scan(backend.maliciousHash);
+  assert.equal(hit.verdict, 'malicious');
+  assert.equal(decide(hit), 'block');
+  const miss = await client.scan(backend.cleanHash);
+  assert.equal(miss.verdict, 'not_detected');
+
+  // An invalid hash rejects with the exported error class, before any request.
+  const before = backend.requestCount();
+  await assert.rejects(
+    async () => client.scan('sha256:not-a-hash'),
+    (error) => error instanceof HashScanError && error instanceof HashScanSmsError && error.code === 'INVALID_HASH',
+  );
+  assert.equal(backend.requestCount(), before, 'an invalid hash must not reach the service');
+
+  const sms = new SmsClient({
+    baseUrl: backend.smsUrl,
+    accessKeyId: backend.accessKeyId,
+    accessKeySecret: backend.accessKeySecret,
+    retry: false,
+  });
+  const sent = await sms.send({
+    phoneNumbers: '13800000000',
+    templateCode: backend.templateCode,
+    templateParam: backend.templateParam,
+  });
+  assert.equal(sent.code, 'OK');
+  assert.equal(typeof sent.requestId, 'string');
+  await assert.rejects(
+    async () => sms.send({ phoneNumbers: '', templateCode: backend.templateCode, templateParam: {} }),
+    (error) => error instanceof SmsError && error.code === 'InvalidParameter' && error.outcome === 'not_sent',
+  );
+  assert.ok(!JSON.stringify(sms).includes(backend.accessKeySecret), 'the secret must not show in toJSON()');
+
+  // Errors thrown through `hashscan-sms/testing` are the root entry's classes (one shared copy).
+  if (backend.testingEntryError) {
+    const fromTesting = backend.testingEntryError();
+    assert.ok(fromTesting instanceof ConfigurationError, 'hashscan-sms/testing must throw the root ConfigurationError');
+  }
+} finally {
+  await backend.close();
+}
+
+console.log(`esm smoke ok: node ${process.version}, ${backend.kind}`);
