@@ -6,6 +6,7 @@
  * substitution (see `estimateSmsCount`); a failed send is not charged.
  */
 export interface SendSmsResult {
+  /** The service's `Code`: always `'OK'` for a success. */
   readonly code: 'OK';
   /** The service's `Message`. */
   readonly message: string;

@@ -70,7 +70,12 @@ export const SANDBOX_TEMPLATES: Readonly<Record<string, string | null>> = Object
 });
 
 /** The default accounts: `member` (any `SignName`) and `free` (always the default signature). */
-export const SANDBOX_ACCOUNTS: Readonly<{ member: SmsAccount; free: SmsAccount }> = Object.freeze({
+export const SANDBOX_ACCOUNTS: Readonly<{
+  /** Member plan: may send with any `SignName` (no `signPrefix`). */
+  member: SmsAccount;
+  /** Free plan: always sent with the default signature. */
+  free: SmsAccount;
+}> = Object.freeze({
   member: Object.freeze({
     accessKeyId: 'sandbox-access-key-id',
     accessKeySecret: 'sandbox-access-key-secret',

@@ -8,7 +8,9 @@
 export interface ServiceRequest {
   /** Upper-case method, as received. */
   readonly method: string;
+  /** The request URL, query string included (the `node:http` sandbox fills in a placeholder origin). */
   readonly url: URL;
+  /** The request headers, as received. */
   readonly headers: Headers;
   /** The whole body as text (`''` when there is none). */
   readonly body: string;
@@ -16,8 +18,11 @@ export interface ServiceRequest {
 
 /** A complete HTTP response. The body is text so that a fault can send broken JSON. */
 export interface ServiceResponse {
+  /** HTTP status code. */
   readonly status: number;
+  /** Response headers to send. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The whole body as text (possibly deliberately broken JSON). */
   readonly body: string;
 }
 
@@ -31,10 +36,30 @@ export interface ServiceResponse {
  * - `partial-body`: send the status, the headers and half of the body, then cut.
  */
 export type ServiceReply =
-  | { readonly kind: 'respond'; readonly response: ServiceResponse }
-  | { readonly kind: 'stall'; readonly afterMs: number | undefined; readonly response: ServiceResponse }
-  | { readonly kind: 'drop' }
-  | { readonly kind: 'partial-body'; readonly response: ServiceResponse };
+  | {
+      /** Answer normally. */
+      readonly kind: 'respond';
+      /** The response to send. */
+      readonly response: ServiceResponse;
+    }
+  | {
+      /** Hold the connection open. */
+      readonly kind: 'stall';
+      /** Milliseconds to wait before sending `response`; `undefined` holds it until the client gives up or the sandbox closes. */
+      readonly afterMs: number | undefined;
+      /** The response sent once `afterMs` has passed. */
+      readonly response: ServiceResponse;
+    }
+  | {
+      /** Cut the connection without answering. */
+      readonly kind: 'drop';
+    }
+  | {
+      /** Send the status, the headers and half of the body, then cut the connection. */
+      readonly kind: 'partial-body';
+      /** The response whose body is cut in half (in bytes, at least one byte sent). */
+      readonly response: ServiceResponse;
+    };
 
 /** A service: one request in, one reply out. */
 export type ServiceHandler = (request: ServiceRequest) => ServiceReply;

@@ -40,6 +40,7 @@ export type HashScanFaultKind =
 export type HashScanFault =
   | HashScanFaultKind
   | {
+      /** HTTP 503 (or `status`) with an error body. */
       readonly kind: 'http-status';
       /** @defaultValue 503 */
       readonly status?: number;
@@ -47,21 +48,27 @@ export type HashScanFault =
       readonly retryAfterSeconds?: number;
     }
   | {
+      /** Never answer, or answer after `delayMs`. */
       readonly kind: 'timeout';
       /** Answer normally after this long. @defaultValue never answer */
       readonly delayMs?: number;
     }
   | {
+      /** The normal answer with `status` replaced (`'error'` by default). */
       readonly kind: 'status-not-success';
       /** @defaultValue `'error'` */
       readonly status?: string;
     }
   | {
+      /** The normal answer plus error fields (`fields`). */
       readonly kind: 'extra-fields';
       /** @defaultValue `{ error_code: 'QUOTA_EXCEEDED', error: 'daily quota exceeded' }` */
       readonly fields?: Readonly<Record<string, unknown>>;
     }
-  | { readonly kind: 'malformed-json' | 'is-virus-string' | 'connection-error' | 'partial-body' };
+  | {
+      /** A fault with nothing to tune: see {@link HashScanFaultKind}. */
+      readonly kind: 'malformed-json' | 'is-virus-string' | 'connection-error' | 'partial-body';
+    };
 
 /** Every fault kind, in the order of the table above. */
 export const HASH_SCAN_FAULT_KINDS: readonly HashScanFaultKind[] = Object.freeze([

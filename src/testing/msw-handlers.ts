@@ -30,6 +30,7 @@ export type HashScanHandlers = HttpHandler[] & {
 
 /** msw handlers with what they recorded and the messages they accepted. */
 export type SmsHandlers = HttpHandler[] & {
+  /** Every request answered, failures included, in order, with secrets masked. */
   readonly requests: readonly RecordedRequest[];
   /** Accepted messages, in order; failures are not here (they are in `requests`). */
   readonly messages: readonly SentMessage[];

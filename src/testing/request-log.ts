@@ -3,7 +3,9 @@
  * can assert request counts and parameters, and print the log safely.
  */
 export interface RecordedRequest {
+  /** Which double answered: the hash lookup or the SMS service. */
   readonly service: 'hashscan' | 'sms';
+  /** Upper-case HTTP method, as received. */
   readonly method: string;
   /** The path, without the query string. */
   readonly path: string;
@@ -12,6 +14,7 @@ export interface RecordedRequest {
    * `Signature`, passwords and any value holding a configured secret read `***`.
    */
   readonly params: Readonly<Record<string, string>>;
+  /** When the request was recorded. */
   readonly receivedAt: Date;
   /** HTTP status sent (even if the body was then cut), or `undefined` when none was: the connection was cut or held. */
   readonly status: number | undefined;

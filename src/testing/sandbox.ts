@@ -39,6 +39,7 @@ export interface Sandbox {
   readonly apiKey: string;
   /** Credentials of the first configured account (by default the member account). */
   readonly accessKeyId: string;
+  /** Secret of the same account, to sign SMS requests with. */
   readonly accessKeySecret: string;
   /** Every request, both services, in order, with secrets masked. */
   readonly requests: readonly RecordedRequest[];

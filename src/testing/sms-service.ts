@@ -17,7 +17,9 @@ import { readSmsParams } from './sms-params.js';
  * ```
  */
 export interface SmsAccount {
+  /** The `AccessKeyId` requests name the account by (non-empty). */
   readonly accessKeyId: string;
+  /** The secret the request `Signature` is checked against (non-empty). */
   readonly accessKeySecret: string;
   /** A free account is always sent with the default signature, whatever `SignName` says. */
   readonly plan: 'free' | 'member';
@@ -45,12 +47,15 @@ export interface SmsServiceOptions {
 
 /** One accepted message, as the double billed it. */
 export interface SentMessage {
+  /** The `RequestId` returned for this send (a random UUID). */
   readonly requestId: string;
+  /** The account that sent it. */
   readonly accessKeyId: string;
   /** `PhoneNumbers` split at commas. */
   readonly phoneNumbers: readonly string[];
   /** The signature applied (the default one for a free account or an omitted `SignName`). */
   readonly signName: string;
+  /** `TemplateCode`, as sent. */
   readonly templateCode: string;
   /** `TemplateParam`, parsed. */
   readonly templateParam: unknown;
@@ -60,13 +65,17 @@ export interface SentMessage {
   readonly segments: number;
   /** `segments` × recipients: what the send costs. */
   readonly billedCount: number;
+  /** HTTP method the send used. */
   readonly method: 'GET' | 'POST';
+  /** When the double accepted it (local clock). */
   readonly receivedAt: Date;
 }
 
 /** Where the SMS double writes what it saw and what it sent. */
 export interface SmsSinks {
+  /** Called with every request, answered or refused, secrets masked. */
   readonly requests: RequestSink;
+  /** Called with each accepted message. */
   readonly messages: (message: SentMessage) => void;
 }
 

@@ -13,7 +13,12 @@ import { TEMPLATE_PLACEHOLDER } from '../sms/billing.js';
 export function substituteTemplate(
   template: string,
   params: Readonly<Record<string, unknown>>,
-): { readonly content: string; readonly missing: readonly string[] } {
+): {
+  /** The template with every placeholder that had a value filled in; the others are left as they are. */
+  readonly content: string;
+  /** Names of placeholders without a value (missing or `null`), in order of appearance, repeats included. */
+  readonly missing: readonly string[];
+} {
   const missing: string[] = [];
   const content = template.replace(TEMPLATE_PLACEHOLDER, (placeholder, name: string) => {
     const value = Object.hasOwn(params, name) ? params[name] : undefined;
