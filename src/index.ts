@@ -31,6 +31,12 @@ export type {
 } from './hashscan/scan-result.js';
 export * from './sms/index.js';
 export type { CommonClientOptions } from './transport/client-options.js';
+export type {
+  DispatchOptions,
+  DispatchResponse,
+  DispatchSignal,
+  UndiciDispatcher,
+} from './transport/dispatcher.js';
 export type { Logger } from './transport/logger.js';
 export type { RetryOptions } from './transport/retry-options.js';
 export type { FetchLike } from './transport/transport.js';

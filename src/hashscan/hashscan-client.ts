@@ -5,6 +5,7 @@ import { type CommonClientOptions, requiredSetting, resolveTransportSettings } f
 import { createRedactor, type Redactor } from '../transport/redact.js';
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
+import type { AbortLike } from '../util/abort-like.js';
 import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
 import { linkedSignal } from '../util/linked-signal.js';
@@ -135,18 +136,7 @@ export class HashScanClient {
     const query = normalizeHash(hash);
     const cached = this.#cache?.get(query.hash);
     if (cached !== undefined) return cached;
-    return this.#inFlight.run(
-      query.hash,
-      (signal, progress) => this.#lookup(query, signal, progress),
-      options.signal,
-      ({ attempts }) =>
-        new HashScanError({
-          code: 'ABORTED',
-          message: 'the lookup was aborted by the caller',
-          hash: query.hash,
-          attempts,
-        }),
-    );
+    return this.#share(query, options.signal);
   }
 
   /**
@@ -157,7 +147,7 @@ export class HashScanClient {
   async scanMany(hashes: readonly string[], options: ScanManyOptions = {}): Promise<ScanOutcome[]> {
     const concurrency = this.#concurrency(options.concurrency);
     const outcomes = new Array<ScanOutcome>(hashes.length);
-    const positions = new Map<string, number[]>();
+    const positions = new Map<string, { readonly query: NormalizedHash; readonly indices: number[] }>();
     let done = 0;
     const settle = (indices: readonly number[], outcome: ScanOutcome): void => {
       for (const index of indices) outcomes[index] = outcome;
@@ -174,14 +164,14 @@ export class HashScanClient {
         return;
       }
       const seen = positions.get(query.hash);
-      if (seen === undefined) positions.set(query.hash, [index]);
-      else seen.push(index);
+      if (seen === undefined) positions.set(query.hash, { query, indices: [index] });
+      else seen.indices.push(index);
     });
 
-    const batch = linkedSignal(options.signal, concurrency);
+    const batch = linkedSignal(options.signal);
     try {
-      await mapConcurrent([...positions], concurrency, async ([hash, indices]) => {
-        settle(indices, await this.#outcome(hash, batch.signal));
+      await mapConcurrent([...positions.values()], concurrency, async ({ query, indices }) => {
+        settle(indices, await this.#outcomeOf(query, batch.signal));
       });
     } finally {
       batch.dispose();
@@ -207,7 +197,7 @@ export class HashScanClient {
     options: Omit<ScanManyOptions, 'onProgress'> = {},
   ): AsyncGenerator<IndexedScanOutcome, void, undefined> {
     const concurrency = this.#concurrency(options.concurrency);
-    const stream = linkedSignal(options.signal, concurrency);
+    const stream = linkedSignal(options.signal);
     try {
       for await (const { index, value } of streamConcurrent(
         hashes,
@@ -237,12 +227,39 @@ export class HashScanClient {
     return { baseUrl: this.baseUrl, sourceId: this.sourceId };
   }
 
-  async #outcome(input: string, signal: AbortSignal | undefined): Promise<ScanOutcome> {
+  async #outcome(input: string, signal: AbortLike | undefined): Promise<ScanOutcome> {
+    let query: NormalizedHash;
     try {
-      return await this.scan(input, signal === undefined ? {} : { signal });
+      query = normalizeHash(input);
     } catch (error) {
       return errorOutcome(String(input).toLowerCase(), error);
     }
+    return this.#outcomeOf(query, signal);
+  }
+
+  /** `scan()` of an input already normalized (batches check every input first), as an outcome. */
+  async #outcomeOf(query: NormalizedHash, signal: AbortLike | undefined): Promise<ScanOutcome> {
+    try {
+      return this.#cache?.get(query.hash) ?? (await this.#share(query, signal));
+    } catch (error) {
+      return errorOutcome(query.hash, error);
+    }
+  }
+
+  /** Joins the lookup of `query` already under way, or starts it. */
+  #share(query: NormalizedHash, signal: AbortLike | undefined): Promise<ScanResult> {
+    return this.#inFlight.run(
+      query.hash,
+      (shared, progress) => this.#lookup(query, shared, progress),
+      signal,
+      ({ attempts }) =>
+        new HashScanError({
+          code: 'ABORTED',
+          message: 'the lookup was aborted by the caller',
+          hash: query.hash,
+          attempts,
+        }),
+    );
   }
 
   #concurrency(value: number | undefined): number {
@@ -253,7 +270,7 @@ export class HashScanClient {
     return concurrency;
   }
 
-  async #lookup(query: NormalizedHash, signal: AbortSignal, progress: SharedProgress): Promise<ScanResult> {
+  async #lookup(query: NormalizedHash, signal: AbortLike, progress: SharedProgress): Promise<ScanResult> {
     const exchange: Exchange<ScanResult> = {
       build: (attempt) => {
         progress.attempts = attempt;

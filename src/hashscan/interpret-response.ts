@@ -67,6 +67,16 @@ export function interpretScanResponse(response: IncomingResponse, context: Inter
   } catch {
     throw fail('INVALID_JSON', 'the response body is not valid JSON');
   }
+  // Fast path for the common answer: the documented non-detection, validated
+  // whole by the same strict zod schema as below, in one pass. Everything else
+  // (a hit, an anomaly) goes through the checks one by one for its precise
+  // outcome. A `__proto__` key, which the object check below drops from `raw`,
+  // takes the long way too, so `raw` is the same either way.
+  const documented = context.notDetected.safeParse(parsed);
+  if (documented.success && !Object.hasOwn(parsed as object, '__proto__')) {
+    return notDetected(deepFreeze(parsed as Record<string, unknown>), documented.data.message, query);
+  }
+
   const object = jsonObject.safeParse(parsed);
   if (!object.success) throw fail('INVALID_RESPONSE', 'the response body is not a JSON object');
   const body = deepFreeze(object.data);
@@ -88,13 +98,11 @@ export function interpretScanResponse(response: IncomingResponse, context: Inter
     const issues = describeIssues(exact.error.issues);
     throw fail('INVALID_RESPONSE', `abnormal non-detection response: ${issues.join('; ')}`, issues);
   }
-  return Object.freeze({
-    verdict: 'not_detected',
-    hash: query.hash,
-    algorithm: query.algorithm,
-    message: exact.data.message,
-    raw: body,
-  });
+  return notDetected(body, exact.data.message, query);
+}
+
+function notDetected(raw: Readonly<Record<string, unknown>>, message: string, query: NormalizedHash): ScanResult {
+  return Object.freeze({ verdict: 'not_detected', hash: query.hash, algorithm: query.algorithm, message, raw });
 }
 
 /** A hit is a hit: whatever else is wrong only adds to `anomalies` (fail closed). */

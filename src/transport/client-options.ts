@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { parseBaseUrl } from './base-url.js';
+import type { UndiciDispatcher } from './dispatcher.js';
 import { type Logger, silentLogger } from './logger.js';
 import type { Redactor } from './redact.js';
 import { type RetryOptions, resolveRetry } from './retry-options.js';
@@ -22,6 +23,18 @@ export interface CommonClientOptions {
    * @defaultValue `globalThis.fetch`, looked up on every request (so msw sees it)
    */
   readonly fetch?: FetchLike;
+  /**
+   * Opt-in faster transport: an undici dispatcher (`new Agent()`, a `Pool`,
+   * a `ProxyAgent`, a `MockAgent` in tests; undici 6 or 7, installed by you)
+   * whose `request()` sends every request instead of `fetch`. It skips the
+   * WHATWG `Request`/`Response`/`AbortSignal` objects `fetch` builds per
+   * request, which makes it several times cheaper in CPU; time-outs, aborts,
+   * retries, redirects (never followed), logging and errors behave the same.
+   * Interceptors of `fetch` (msw) do not see these requests. Cannot be
+   * combined with `fetch`.
+   * @defaultValue none: requests go through `fetch`
+   */
+  readonly dispatcher?: UndiciDispatcher;
   /** Console-like logger (`console` works). Lines are redacted. @defaultValue silent */
   readonly logger?: Logger;
 }
@@ -57,6 +70,15 @@ export function resolveTransportSettings(
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new ConfigurationError('fetch', 'must be a function');
   }
+  const { dispatcher } = options;
+  if (dispatcher !== undefined) {
+    if (typeof dispatcher !== 'object' || dispatcher === null || typeof dispatcher.request !== 'function') {
+      throw new ConfigurationError('dispatcher', 'must be an undici dispatcher (an object with a request() method)');
+    }
+    if (options.fetch !== undefined) {
+      throw new ConfigurationError('dispatcher', 'cannot be combined with `fetch`: pick one way to send requests');
+    }
+  }
   const logger = options.logger ?? silentLogger;
   for (const level of ['debug', 'info', 'warn', 'error'] as const) {
     if (typeof logger[level] !== 'function') throw new ConfigurationError('logger', `must have a ${level}() method`);
@@ -66,6 +88,7 @@ export function resolveTransportSettings(
     timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
     retry: resolveRetry(options.retry),
     fetch: options.fetch,
+    dispatcher,
     logger,
     redact: context.redact,
     name: context.name,

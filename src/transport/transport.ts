@@ -1,11 +1,20 @@
-import ky, { type KyInstance } from 'ky';
+import type { KyInstance } from 'ky';
 import pRetry, { AbortError } from 'p-retry';
+import type { AbortLike } from '../util/abort-like.js';
+import type { UndiciDispatcher } from './dispatcher.js';
 import { type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
 import { type Redactor, redactError } from './redact.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
+import {
+  createKy,
+  type DispatchTarget,
+  dispatchTarget,
+  type Sending,
+  sendWithDispatcher,
+  sendWithKy,
+} from './sending.js';
 import { sleep } from './sleep.js';
-import { USER_AGENT } from './user-agent.js';
 
 /**
  * A `fetch`-compatible function. Defaults to `globalThis.fetch`, looked up
@@ -21,6 +30,8 @@ export interface TransportSettings {
   readonly timeoutMs: number;
   readonly retry: ResolvedRetry;
   readonly fetch: FetchLike | undefined;
+  /** Sends with undici's `dispatcher.request()` instead of `fetch` (opt-in, never with `fetch`). */
+  readonly dispatcher: UndiciDispatcher | undefined;
   readonly logger: Logger;
   /** Scrubs secrets from every URL, message and stack the transport emits. */
   readonly redact: Redactor;
@@ -37,10 +48,16 @@ export interface OutgoingRequest {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** What is read of response headers; a WHATWG `Headers` is one. */
+export interface ResponseHeaders {
+  /** The value of a header (names are case-insensitive), repeated ones joined by `, `; `null` when absent. */
+  get(name: string): string | null;
+}
+
 /** A complete response: status, headers and the whole body as text. */
 export interface IncomingResponse {
   readonly status: number;
-  readonly headers: Headers;
+  readonly headers: ResponseHeaders;
   readonly text: string;
   /** 1-based number of the attempt that got this response. */
   readonly attempt: number;
@@ -69,7 +86,7 @@ export interface Exchange<T> {
   fail(failure: TransportFailure): Error;
   /** Whether an error thrown by `interpret` or `fail` may be retried. */
   isRetryable(error: unknown): boolean;
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: AbortLike | undefined;
 }
 
 /** Errors may carry a server-requested delay (from `Retry-After`). */
@@ -79,27 +96,25 @@ interface RetryHint {
 
 /**
  * The HTTP layer both clients share: per-attempt time-out, caller abort,
- * retries with back-off, logging with redaction. p-retry owns the retry loop
- * (ky's own retry and time-out are off, so attempts never multiply); each
+ * retries with back-off, logging with redaction. p-retry owns the retry loop,
+ * entered only once a first attempt has failed in a retryable way; each
  * attempt gets its own time-out covering headers and body.
+ *
+ * Requests go through ky to `fetch` (the `fetch` option, else `globalThis.fetch`
+ * looked up per request, so msw and other interceptors still see them), or,
+ * when the `dispatcher` option is set, to undici's `dispatcher.request()`.
  */
 export class Transport {
   readonly #settings: TransportSettings;
-  readonly #ky: KyInstance;
   readonly #logs: boolean;
+  readonly #target: DispatchTarget | undefined;
+  readonly #ky: KyInstance;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
     this.#logs = settings.logger !== silentLogger;
-    this.#ky = ky.create({
-      retry: 0,
-      timeout: false,
-      throwHttpErrors: false,
-      // A redirect could downgrade to http: or carry the key to another host.
-      redirect: 'manual',
-      headers: { 'user-agent': USER_AGENT, accept: 'application/json' },
-      fetch: (input, init) => (settings.fetch ?? globalThis.fetch)(input as Request, init),
-    });
+    this.#target = settings.dispatcher === undefined ? undefined : dispatchTarget(settings.baseUrl);
+    this.#ky = createKy(settings.fetch);
   }
 
   /** Runs an exchange to completion: a result, or the client's error. */
@@ -129,7 +144,17 @@ export class Transport {
       }
     };
 
-    return pRetry(run, {
+    // Most calls succeed at once: the first attempt runs without setting up the
+    // retry loop. A retryable failure is handed to p-retry as its attempt 1, so
+    // p-retry alone still decides every retry, its back-off and when to give up.
+    let first: unknown;
+    try {
+      return await run(1);
+    } catch (error) {
+      if (error instanceof AbortError) throw error.originalError;
+      first = error;
+    }
+    return pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : run(attempt)), {
       retries: retry.retries,
       minTimeout: 0,
       // The back-off wait lives here so that it can honour Retry-After and
@@ -152,41 +177,34 @@ export class Transport {
 
   /** One attempt: the response with its whole body, under one time-out. */
   async #attempt(exchange: Exchange<unknown>, attempt: number): Promise<IncomingResponse> {
-    const { timeoutMs, baseUrl } = this.#settings;
+    const { timeoutMs, baseUrl, dispatcher } = this.#settings;
     const { signal } = exchange;
     const request = exchange.build(attempt);
     const url = baseUrl + request.path;
-    const controller = new AbortController();
     let timedOut = false;
-    // Rejects as soon as the attempt is cut short, even if a custom fetch ignores its signal.
-    let cutShort: (reason: Error) => void = () => {};
-    const stopped = new Promise<never>((_resolve, reject) => {
-      cutShort = reject;
-    });
-    const onCallerAbort = (): void => {
-      controller.abort(signal?.reason);
-      cutShort(new Error('aborted'));
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error('timed out'));
-      cutShort(new Error('timed out'));
-    }, timeoutMs);
-    signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const started = performance.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onCallerAbort: (() => void) | undefined;
+    const started = this.#logs ? performance.now() : 0;
 
     try {
-      const exchangeOnce = async (): Promise<IncomingResponse> => {
-        const response = await this.#ky(url, {
-          method: request.method,
-          body: request.body ?? null,
-          ...(request.headers && { headers: request.headers }),
-          signal: controller.signal,
-        });
-        const text = await response.text();
-        return { status: response.status, headers: response.headers, text, attempt };
-      };
-      const response = await Promise.race([exchangeOnce(), stopped]);
+      // Rejects as soon as the attempt is cut short, even if a custom fetch ignores its signal.
+      const response = await new Promise<IncomingResponse>((resolve, reject) => {
+        onCallerAbort = (): void => {
+          sending.abort(signal?.reason);
+          reject(new Error('aborted'));
+        };
+        timer = setTimeout(() => {
+          timedOut = true;
+          sending.abort(new Error('timed out'));
+          reject(new Error('timed out'));
+        }, timeoutMs);
+        signal?.addEventListener('abort', onCallerAbort, { once: true });
+        const sending: Sending =
+          dispatcher === undefined
+            ? sendWithKy(this.#ky, url, request, attempt)
+            : sendWithDispatcher(dispatcher, this.#target as DispatchTarget, request, attempt);
+        sending.response.then(resolve, reject);
+      });
       this.#log(response.status < 300 ? 'debug' : 'warn', request.method, url, attempt, started, {
         status: response.status,
       });
@@ -197,8 +215,7 @@ export class Transport {
       throw exchange.fail(failure);
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onCallerAbort);
-      stopped.catch(() => {});
+      if (onCallerAbort !== undefined) signal?.removeEventListener('abort', onCallerAbort);
     }
   }
 

@@ -1,3 +1,5 @@
+import { type AbortLike, SharedAbort } from './abort-like.js';
+
 /** What callers of one shared operation can see of its progress. */
 export interface SharedProgress {
   /** Attempts the operation has started; its owner updates this. */
@@ -6,7 +8,7 @@ export interface SharedProgress {
 
 interface Shared<V> {
   readonly promise: Promise<V>;
-  readonly controller: AbortController;
+  readonly controller: SharedAbort;
   readonly progress: SharedProgress;
   waiters: number;
 }
@@ -28,16 +30,16 @@ export class InFlight<K, V> {
 
   run(
     key: K,
-    start: (signal: AbortSignal, progress: SharedProgress) => Promise<V>,
-    signal: AbortSignal | undefined,
+    start: (signal: AbortLike, progress: SharedProgress) => Promise<V>,
+    signal: AbortLike | undefined,
     aborted: (progress: SharedProgress) => Error,
   ): Promise<V> {
     if (signal?.aborted) return Promise.reject(aborted({ attempts: 0 }));
     let shared = this.#pending.get(key);
     if (shared === undefined) {
-      const controller = new AbortController();
+      const controller = new SharedAbort();
       const progress: SharedProgress = { attempts: 0 };
-      const promise = start(controller.signal, progress);
+      const promise = start(controller, progress);
       const entry: Shared<V> = { promise, controller, progress, waiters: 0 };
       const forget = (): void => {
         if (this.#pending.get(key) === entry) this.#pending.delete(key);
@@ -54,7 +56,7 @@ export class InFlight<K, V> {
     return this.#join(key, shared, signal, aborted);
   }
 
-  #join(key: K, shared: Shared<V>, signal: AbortSignal, aborted: (progress: SharedProgress) => Error): Promise<V> {
+  #join(key: K, shared: Shared<V>, signal: AbortLike, aborted: (progress: SharedProgress) => Error): Promise<V> {
     shared.waiters += 1;
     return new Promise<V>((resolve, reject) => {
       const leave = (): void => {

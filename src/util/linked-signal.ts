@@ -1,8 +1,8 @@
-import { setMaxListeners } from 'node:events';
+import { type AbortLike, SharedAbort } from './abort-like.js';
 
 /** An internal signal that follows the caller's and can also be aborted on its own. */
 export interface LinkedSignal {
-  readonly signal: AbortSignal;
+  readonly signal: AbortLike;
   readonly abort: () => void;
   /** Detaches from the caller's signal; call when the batch is over. */
   readonly dispose: () => void;
@@ -10,19 +10,18 @@ export interface LinkedSignal {
 
 /**
  * One signal for every lookup of a batch. The caller's signal gets a single
- * listener, however large the batch; the internal one may get one per
- * lookup in flight, so its listener limit is raised to the concurrency
- * (Node warns past 10 otherwise).
+ * listener, however large the batch; the internal one gets one per lookup
+ * in flight, which costs a `Set` entry (it is a {@link SharedAbort}, not an
+ * `AbortSignal`, so no listener limit and no warning past 10 either).
  */
-export function linkedSignal(outer: AbortSignal | undefined, concurrency: number): LinkedSignal {
-  const controller = new AbortController();
-  setMaxListeners(concurrency + 1, controller.signal);
-  const abort = (): void => controller.abort(outer?.reason);
-  if (outer?.aborted) abort();
-  else outer?.addEventListener('abort', abort, { once: true });
+export function linkedSignal(outer: AbortSignal | undefined): LinkedSignal {
+  const shared = new SharedAbort();
+  const follow = (): void => shared.abort(outer?.reason);
+  if (outer?.aborted) follow();
+  else outer?.addEventListener('abort', follow, { once: true });
   return {
-    signal: controller.signal,
-    abort: () => controller.abort(),
-    dispose: () => outer?.removeEventListener('abort', abort),
+    signal: shared,
+    abort: () => shared.abort(),
+    dispose: () => outer?.removeEventListener('abort', follow),
   };
 }

@@ -1,5 +1,5 @@
 import { HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { API_KEY, BASE_URL, json, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';
@@ -40,7 +40,28 @@ describe('logging', () => {
     expect(JSON.stringify(entries)).not.toContain(API_KEY);
   });
 
-  it('is silent by default and rejects a logger without the four methods', () => {
+  it('is silent by default: no console call and no output, even on a failed attempt', async () => {
+    serveLookup(server, (_hash, call) => (call === 1 ? json({}, 503) : json(NOT_DETECTED)));
+    const spies = [
+      ...(['debug', 'info', 'log', 'warn', 'error'] as const).map((level) => vi.spyOn(console, level)),
+      vi.spyOn(process.stdout, 'write'),
+      vi.spyOn(process.stderr, 'write'),
+    ];
+    try {
+      const client = new HashScanClient({
+        apiKey: API_KEY,
+        baseUrl: BASE_URL,
+        retry: { retries: 1, minDelayMs: 1, maxDelayMs: 2 },
+      });
+      const result = await client.scan(SHA256);
+      expect(result.verdict).toBe('not_detected');
+      expect(spies.map((spy) => spy.mock.calls.length)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
+
+  it('rejects a logger without the four methods', () => {
     expect(() => new HashScanClient({ apiKey: API_KEY, baseUrl: BASE_URL, logger: { debug() {} } as never })).toThrow(
       /logger/,
     );

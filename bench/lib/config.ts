@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+
+/** Quick mode (CI): small inputs, one or two rounds, results kept out of bench/results.json. */
+export const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BENCH_DIR = fileURLToPath(new URL('../', import.meta.url));
+/** Where results go: the committed file in full mode, the git-ignored scratch dir in quick mode. */
+export const RESULTS_FILE = QUICK ? `${BENCH_DIR}.tmp/results.json` : `${BENCH_DIR}results.json`;
+
+export const SETTINGS = QUICK
+  ? {
+      rounds: 2,
+      batch: 500,
+      concurrency: 64,
+      cacheWarm: 1_000,
+      cacheOps: 20_000,
+      signingOps: 2_000,
+      streamSizes: [2_000, 8_000],
+      importSamples: 2,
+    }
+  : {
+      rounds: 5,
+      batch: 20_000,
+      concurrency: 64,
+      cacheWarm: 5_000,
+      cacheOps: 1_000_000,
+      signingOps: 50_000,
+      streamSizes: [50_000, 200_000],
+      importSamples: 9,
+    };
+
+export type Settings = typeof SETTINGS;

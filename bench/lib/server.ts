@@ -1,0 +1,48 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** A running benchmark server (see server-process.ts). */
+export interface BenchServer {
+  /** Base URL for `HashScanClient` and the raw loops; lookups go to `${url}/hash_scan`. */
+  readonly url: string;
+  readonly apiKey: string;
+  /** Lookups answered since the last reset. */
+  lookups(): Promise<number>;
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A key that needs URL-encoding, so every client must encode it to be let in. */
+export const BENCH_API_KEY = 'bench key/+=&1';
+
+function ask(child: ChildProcess, message: string): Promise<{ lookups: number }> {
+  return new Promise((resolve) => {
+    child.once('message', (reply) => resolve(reply as { lookups: number }));
+    child.send(message);
+  });
+}
+
+export async function startServer(): Promise<BenchServer> {
+  const child = fork(fileURLToPath(new URL('./server-process.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_API_KEY },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const { port } = await new Promise<{ port: number }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as { port: number }));
+    child.once('error', reject);
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey: BENCH_API_KEY,
+    lookups: async () => (await ask(child, 'count')).lookups,
+    reset: async () => {
+      await ask(child, 'reset');
+    },
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('close');
+      }),
+  };
+}
