@@ -1,4 +1,3 @@
-import type { KyInstance } from 'ky';
 import pRetry, { AbortError } from 'p-retry';
 import type { AbortLike } from '../util/abort-like.js';
 import type { UndiciDispatcher } from './dispatcher.js';
@@ -6,14 +5,7 @@ import { type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
 import { type Redactor, redactError } from './redact.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
-import {
-  createKy,
-  type DispatchTarget,
-  dispatchTarget,
-  type Sending,
-  sendWithDispatcher,
-  sendWithKy,
-} from './sending.js';
+import { createKy, dispatchTarget, type Sending, sendWithDispatcher, sendWithKy } from './sending.js';
 import { sleep } from './sleep.js';
 
 /**
@@ -107,14 +99,20 @@ interface RetryHint {
 export class Transport {
   readonly #settings: TransportSettings;
   readonly #logs: boolean;
-  readonly #target: DispatchTarget | undefined;
-  readonly #ky: KyInstance;
+  /** Starts one attempt on the way chosen at construction: ky over `fetch`, or the dispatcher. */
+  readonly #start: (url: string, request: OutgoingRequest, attempt: number) => Sending;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
     this.#logs = settings.logger !== silentLogger;
-    this.#target = settings.dispatcher === undefined ? undefined : dispatchTarget(settings.baseUrl);
-    this.#ky = createKy(settings.fetch);
+    const { dispatcher } = settings;
+    if (dispatcher === undefined) {
+      const client = createKy(settings.fetch);
+      this.#start = (url, request, attempt) => sendWithKy(client, url, request, attempt);
+    } else {
+      const target = dispatchTarget(settings.baseUrl);
+      this.#start = (_url, request, attempt) => sendWithDispatcher(dispatcher, target, request, attempt);
+    }
   }
 
   /** Runs an exchange to completion: a result, or the client's error. */
@@ -177,7 +175,7 @@ export class Transport {
 
   /** One attempt: the response with its whole body, under one time-out. */
   async #attempt(exchange: Exchange<unknown>, attempt: number): Promise<IncomingResponse> {
-    const { timeoutMs, baseUrl, dispatcher } = this.#settings;
+    const { timeoutMs, baseUrl } = this.#settings;
     const { signal } = exchange;
     const request = exchange.build(attempt);
     const url = baseUrl + request.path;
@@ -189,6 +187,8 @@ export class Transport {
     try {
       // Rejects as soon as the attempt is cut short, even if a custom fetch ignores its signal.
       const response = await new Promise<IncomingResponse>((resolve, reject) => {
+        const sending = this.#start(url, request, attempt);
+        sending.response.then(resolve, reject);
         onCallerAbort = (): void => {
           sending.abort(signal?.reason);
           reject(new Error('aborted'));
@@ -199,11 +199,6 @@ export class Transport {
           reject(new Error('timed out'));
         }, timeoutMs);
         signal?.addEventListener('abort', onCallerAbort, { once: true });
-        const sending: Sending =
-          dispatcher === undefined
-            ? sendWithKy(this.#ky, url, request, attempt)
-            : sendWithDispatcher(dispatcher, this.#target as DispatchTarget, request, attempt);
-        sending.response.then(resolve, reject);
       });
       this.#log(response.status < 300 ? 'debug' : 'warn', request.method, url, attempt, started, {
         status: response.status,
