@@ -12,6 +12,7 @@ export const SETTINGS = QUICK
   ? {
       rounds: 2,
       batch: 500,
+      remoteBatch: 256,
       concurrency: 64,
       cacheWarm: 1_000,
       cacheOps: 20_000,
@@ -21,7 +22,9 @@ export const SETTINGS = QUICK
     }
   : {
       rounds: 5,
-      batch: 20_000,
+      batch: 10_000,
+      /** At c=64 and 20 ms a lookup, 6,400 lookups take at least 2 s. */
+      remoteBatch: 6_400,
       concurrency: 64,
       cacheWarm: 5_000,
       cacheOps: 1_000_000,
