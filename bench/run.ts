@@ -3,13 +3,14 @@
  *   npm run bench                          # full run → bench/results.json
  *   npm run bench:quick                    # CI smoke run → bench/.tmp/results.json
  *   node --expose-gc --import tsx bench/run.ts --only=throughput,signing   # a subset → bench/.tmp/
+ *   … --rounds=3 --batch=5000              # other figures for a focused run → bench/.tmp/
  *   BENCH_BEFORE_DIST=../other/dist …      # also runs that build's SDK, interleaved (before/after)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { cacheHits } from './cache-hits.js';
 import { duplicates } from './duplicates.js';
-import { BENCH_DIR, QUICK, RESULTS_FILE, SETTINGS } from './lib/config.js';
+import { BENCH_DIR, OVERRIDDEN, QUICK, RESULTS_FILE, SETTINGS } from './lib/config.js';
 import { machine } from './lib/machine.js';
 import { type Results, table } from './lib/report.js';
 import { loadBeforeSdk, loadSdk, type Sdk } from './lib/sdk.js';
@@ -55,7 +56,9 @@ const unknown = [...selected].filter((name) => !(ALL as readonly string[]).inclu
 if (unknown.length > 0) throw new Error(`unknown benchmark(s): ${unknown.join(', ')}; pick from ${ALL.join(', ')}`);
 // A partial run, or one that includes another build, must not replace the full figures.
 const output =
-  only === undefined && process.env.BENCH_BEFORE_DIST === undefined ? RESULTS_FILE : `${BENCH_DIR}.tmp/results.json`;
+  only === undefined && !OVERRIDDEN && process.env.BENCH_BEFORE_DIST === undefined
+    ? RESULTS_FILE
+    : `${BENCH_DIR}.tmp/results.json`;
 
 const started = performance.now();
 const context: Context = { sdk: await loadSdk(), before: await loadBeforeSdk(), server: await startServer() };

@@ -8,7 +8,17 @@ export const BENCH_DIR = fileURLToPath(new URL('../', import.meta.url));
 /** Where results go: the committed file in full mode, the git-ignored scratch dir in quick mode. */
 export const RESULTS_FILE = QUICK ? `${BENCH_DIR}.tmp/results.json` : `${BENCH_DIR}results.json`;
 
-export const SETTINGS = QUICK
+export const SETTINGS: {
+  rounds: number;
+  batch: number;
+  remoteBatch: number;
+  concurrency: number;
+  cacheWarm: number;
+  cacheOps: number;
+  signingOps: number;
+  streamSizes: number[];
+  importSamples: number;
+} = QUICK
   ? {
       rounds: 2,
       batch: 500,
@@ -32,5 +42,18 @@ export const SETTINGS = QUICK
       streamSizes: [50_000, 200_000],
       importSamples: 9,
     };
+
+/** `--rounds=N`, `--batch=N`: override the mode's figures for a focused run (results go to bench/.tmp/). */
+const override = (name: string): number | undefined => {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return arg === undefined ? undefined : Number(arg.slice(name.length + 3));
+};
+export const OVERRIDDEN = override('rounds') !== undefined || override('batch') !== undefined;
+if (OVERRIDDEN) {
+  Object.assign(SETTINGS, {
+    rounds: override('rounds') ?? SETTINGS.rounds,
+    batch: override('batch') ?? SETTINGS.batch,
+  });
+}
 
 export type Settings = typeof SETTINGS;

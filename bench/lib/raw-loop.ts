@@ -119,6 +119,18 @@ export function kyGetter(): (url: string) => Promise<RawAnswer> {
   };
 }
 
+/**
+ * ky with no time-out of its own (only its `retry`, `timeout` and HTTP errors
+ * off): the floor of what a request through ky costs, whatever the caller adds.
+ */
+export function kyBareGetter(): (url: string) => Promise<RawAnswer> {
+  const api = ky.create({ retry: 0, timeout: false, throwHttpErrors: false });
+  return async (url) => {
+    const res = await api(url);
+    return { status: res.status, text: await res.text() };
+  };
+}
+
 /** Throws unless every outcome is the expected non-detection. */
 export function expectAllNotDetected(outcomes: readonly { verdict: string }[], what: string): void {
   const bad = outcomes.filter((outcome) => outcome.verdict !== 'not_detected');

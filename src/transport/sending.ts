@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from 'ky';
+import ky, { type KyInstance, type Options } from 'ky';
 import { SharedAbort } from '../util/abort-like.js';
 import type { DispatchOptions, DispatchResponse, UndiciDispatcher } from './dispatcher.js';
 import type { FetchLike, IncomingResponse, OutgoingRequest, ResponseHeaders } from './transport.js';
@@ -25,36 +25,58 @@ function headersOf(request: OutgoingRequest): Readonly<Record<string, string>> {
 }
 
 /**
- * The ky instance behind the `fetch` path. ky's own retry, time-out and HTTP
- * errors are off: the transport owns all three, so attempts never multiply.
- * `fetch` is the `fetch` option, else `globalThis.fetch` looked up per
- * request, so msw and other interceptors installed later still see it.
+ * Starts attempts through ky, hence through `fetch`: the `fetch` option
+ * (`custom`), else `globalThis.fetch` looked up per request, so msw and other
+ * interceptors installed later still see it. ky's own retry, time-out and
+ * HTTP errors are off: the transport owns all three, so attempts never multiply.
  */
-export function createKy(custom: FetchLike | undefined): KyInstance {
-  return ky.create({
+export function kySender(
+  custom: FetchLike | undefined,
+): (url: string, request: OutgoingRequest, attempt: number) => Sending {
+  const client = ky.create({
     retry: 0,
     timeout: false,
     throwHttpErrors: false,
     // A redirect could downgrade to http: or carry the key to another host.
     redirect: 'manual',
-    headers: BASE_HEADERS,
-    fetch: (input, init) => (custom ?? globalThis.fetch)(input as Request, init),
+    ...(custom !== undefined && { headers: BASE_HEADERS }),
   });
+  return (url, request, attempt) => sendWithKy(client, custom, url, request, attempt);
 }
 
-/** Sends through ky, hence through `fetch` (see {@link createKy}). */
-export function sendWithKy(client: KyInstance, url: string, request: OutgoingRequest, attempt: number): Sending {
+/**
+ * One attempt through ky. Whatever it is given, ky builds per request an
+ * `AbortController`, four `Headers` when any header is set, a `Request`
+ * following its signal and a clone of it (for its retries, which are off),
+ * and `fetch` builds its own `Request` from that; a `signal` option costs an
+ * `AbortSignal.any` on top. So on the default path the attempt's one signal
+ * and its headers go to `fetch` directly, whose `Request` follows that signal
+ * alone and carries those headers: one signal per attempt is the SDK's whole
+ * addition. A custom `fetch` may read only the `Request` it is given, so it
+ * gets the signal and headers through ky as before.
+ */
+function sendWithKy(
+  client: KyInstance,
+  custom: FetchLike | undefined,
+  url: string,
+  request: OutgoingRequest,
+  attempt: number,
+): Sending {
   const controller = new AbortController();
-  const response = (async (): Promise<IncomingResponse> => {
-    const res = await client(url, {
-      method: request.method,
-      body: request.body ?? null,
-      ...(request.headers && { headers: request.headers }),
-      signal: controller.signal,
-    });
+  const { signal } = controller;
+  const options: Options = { method: request.method, body: request.body ?? null };
+  if (custom === undefined) {
+    const headers = headersOf(request);
+    options.fetch = (input, init) => globalThis.fetch(input, { ...init, signal, headers });
+  } else {
+    if (request.headers !== undefined) options.headers = request.headers;
+    options.fetch = (input, init) => custom(input as Request, init);
+    options.signal = signal;
+  }
+  const response = client(url, options).then(async (res): Promise<IncomingResponse> => {
     const text = await res.text();
     return { status: res.status, headers: res.headers, text, attempt };
-  })();
+  });
   return { response, abort: (reason) => controller.abort(reason) };
 }
 

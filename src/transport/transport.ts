@@ -5,7 +5,7 @@ import { type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
 import { type Redactor, redactError } from './redact.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
-import { createKy, dispatchTarget, type Sending, sendWithDispatcher, sendWithKy } from './sending.js';
+import { dispatchTarget, kySender, type Sending, sendWithDispatcher } from './sending.js';
 import { sleep } from './sleep.js';
 
 /**
@@ -107,8 +107,7 @@ export class Transport {
     this.#logs = settings.logger !== silentLogger;
     const { dispatcher } = settings;
     if (dispatcher === undefined) {
-      const client = createKy(settings.fetch);
-      this.#start = (url, request, attempt) => sendWithKy(client, url, request, attempt);
+      this.#start = kySender(settings.fetch);
     } else {
       const target = dispatchTarget(settings.baseUrl);
       this.#start = (_url, request, attempt) => sendWithDispatcher(dispatcher, target, request, attempt);
