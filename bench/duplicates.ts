@@ -48,6 +48,7 @@ export async function duplicates(sdk: Sdk, server: BenchServer, settings: Settin
   const requests: Record<Contender, number[]> = { deduped: [], sendAll: [], sdk: [], sdkDispatcher: [] };
   const result = await contest(contenders, {
     rounds,
+    warmUp: settings.warmUp,
     n,
     inputs: () => {
       const input = halfRepeated(n);

@@ -1,10 +1,11 @@
 /**
  * Runs the benchmarks against the build in dist/ and writes the results.
- *   npm run bench                          # full run → bench/results.json
+ *   npm run bench                          # full run → bench/results.node<major>.json
  *   npm run bench:quick                    # CI smoke run → bench/.tmp/results.json
  *   node --expose-gc --import tsx bench/run.ts --only=throughput,signing   # a subset → bench/.tmp/
  *   … --rounds=3 --batch=5000              # other figures for a focused run → bench/.tmp/
  *   BENCH_BEFORE_DIST=../other/dist …      # also runs that build's SDK, interleaved (before/after)
+ *   node --import tsx bench/table.ts bench/results.node24.json   # the tables of a stored run
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -54,11 +55,8 @@ const only = process.argv
 const selected = new Set<string>(only ?? ALL);
 const unknown = [...selected].filter((name) => !(ALL as readonly string[]).includes(name));
 if (unknown.length > 0) throw new Error(`unknown benchmark(s): ${unknown.join(', ')}; pick from ${ALL.join(', ')}`);
-// A partial run, or one that includes another build, must not replace the full figures.
-const output =
-  only === undefined && !OVERRIDDEN && process.env.BENCH_BEFORE_DIST === undefined
-    ? RESULTS_FILE
-    : `${BENCH_DIR}.tmp/results.json`;
+// A partial run must not replace the full figures.
+const output = only === undefined && !OVERRIDDEN ? RESULTS_FILE : `${BENCH_DIR}.tmp/results.json`;
 
 const started = performance.now();
 const context: Context = { sdk: await loadSdk(), before: await loadBeforeSdk(), server: await startServer() };

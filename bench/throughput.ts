@@ -75,6 +75,7 @@ export async function throughput(
   };
   const result = await contest(contenders as Record<ThroughputContender, Lookup>, {
     rounds,
+    warmUp: settings.warmUp,
     n,
     inputs: () => uniqueHashes(n),
   });

@@ -5,11 +5,17 @@ export const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BENCH_DIR = fileURLToPath(new URL('../', import.meta.url));
-/** Where results go: the committed file in full mode, the git-ignored scratch dir in quick mode. */
-export const RESULTS_FILE = QUICK ? `${BENCH_DIR}.tmp/results.json` : `${BENCH_DIR}results.json`;
+const NODE_MAJOR = process.versions.node.split('.')[0];
+/**
+ * Where results go: in full mode the committed file of this Node major
+ * (`bench/results.node24.json`), in quick mode the git-ignored scratch dir.
+ */
+export const RESULTS_FILE = QUICK ? `${BENCH_DIR}.tmp/results.json` : `${BENCH_DIR}results.node${NODE_MAJOR}.json`;
 
 export const SETTINGS: {
   rounds: number;
+  /** Whether the lookup runs start with an unmeasured round (connections, JIT). */
+  warmUp: boolean;
   batch: number;
   remoteBatch: number;
   concurrency: number;
@@ -21,20 +27,22 @@ export const SETTINGS: {
 } = QUICK
   ? {
       rounds: 2,
-      batch: 500,
-      remoteBatch: 256,
+      warmUp: false,
+      batch: 300,
+      remoteBatch: 128,
       concurrency: 64,
       cacheWarm: 1_000,
       cacheOps: 20_000,
       signingOps: 2_000,
-      streamSizes: [2_000, 8_000],
+      streamSizes: [1_000, 4_000],
       importSamples: 2,
     }
   : {
       rounds: 5,
-      batch: 10_000,
-      /** At c=64 and 20 ms a lookup, 6,400 lookups take at least 2 s. */
-      remoteBatch: 6_400,
+      warmUp: true,
+      batch: 6_000,
+      /** At c=64 and 20 ms a lookup, 4,096 lookups take at least 1.3 s. */
+      remoteBatch: 4_096,
       concurrency: 64,
       cacheWarm: 5_000,
       cacheOps: 1_000_000,

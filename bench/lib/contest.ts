@@ -28,6 +28,8 @@ export interface Contest<K extends string> {
 
 export interface ContestOptions {
   readonly rounds: number;
+  /** Run an unmeasured round first (connections, JIT); quick runs skip it. */
+  readonly warmUp: boolean;
   /** Fresh inputs for each run of each contender; `n` is their count. */
   readonly inputs: () => string[];
   readonly n: number;
@@ -55,7 +57,7 @@ export async function contest<K extends string>(
       },
     ]),
   ) as Record<K, () => Promise<Measured>>;
-  await interleave(1, runs); // warm-up: connections, JIT
+  if (options.warmUp) await interleave(1, runs);
   measuring = true;
   const measured = await interleave(rounds, runs);
   const figures = Object.fromEntries(
