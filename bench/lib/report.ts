@@ -94,11 +94,18 @@ function duplicatesRows(d: DuplicatesResult): Row[] {
 function cacheRows(c: CacheHitsResult): Row[] {
   return [
     [
-      '3. scan() on a warm cache: ops/s',
+      '3. scan() on a warm cache: calls per CPU-second',
+      int(c.opsPerCpuSecond.median),
+      `${int(c.opsPerCpuSecond.min)} – ${int(c.opsPerCpuSecond.max)}`,
+      '≥ 500,000',
+      yes(c.opsPerCpuSecond.median >= 500_000),
+    ],
+    [
+      '3. scan() on a warm cache: calls per wall-second',
       int(c.opsPerSecond.median),
       `${int(c.opsPerSecond.min)} – ${int(c.opsPerSecond.max)}`,
-      '≥ 500,000',
-      yes(c.opsPerSecond.median >= 500_000),
+      '',
+      '',
     ],
     ['3. cache-hit latency p50 / p99', `${c.latencyUs.p50} µs / ${c.latencyUs.p99} µs`, '', '', ''],
   ];
@@ -107,12 +114,13 @@ function cacheRows(c: CacheHitsResult): Row[] {
 function signingRows(s: SigningResult): Row[] {
   return [
     [
-      '4. computeSignature ÷ vendor getRPCSignature (ops/s)',
-      `${s.sdkOverVendor.median}×`,
-      spread(s.sdkOverVendor, '×'),
+      '4. computeSignature ÷ vendor getRPCSignature, signatures per CPU-second',
+      `${s.sdkOverVendorCpu.median}×`,
+      spread(s.sdkOverVendorCpu, '×'),
       '≥ 1.5×, identical',
-      yes(s.sdkOverVendor.median >= 1.5 && s.identicalOutput),
+      yes(s.sdkOverVendorCpu.median >= 1.5 && s.identicalOutput),
     ],
+    ratioRow('4. the same per wall-second', s.sdkOverVendor),
     [
       '4. signatures/s SDK · vendor',
       `${int(s.opsPerSecond.sdk.median)} · ${int(s.opsPerSecond.vendor.median)}`,
