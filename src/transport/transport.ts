@@ -70,8 +70,12 @@ export interface TransportFailure {
 
 /** How a client drives one logical call through the transport. */
 export interface Exchange<T> {
-  /** Builds the request of attempt number `attempt` (1-based). */
-  build(attempt: number): OutgoingRequest;
+  /**
+   * Builds the request of attempt number `attempt` (1-based). A promise only
+   * when something must be fetched first (credentials from a provider); an
+   * error it throws or rejects with ends the call as is, never retried.
+   */
+  build(attempt: number): OutgoingRequest | Promise<OutgoingRequest>;
   /** Turns a response into a result, or throws the client's own error. */
   interpret(response: IncomingResponse): T;
   /** Turns a transport failure into the client's own error. */
@@ -177,7 +181,9 @@ export class Transport {
   async #attempt(exchange: Exchange<unknown>, attempt: number): Promise<IncomingResponse> {
     const { timeoutMs, baseUrl } = this.#settings;
     const { signal } = exchange;
-    const request = exchange.build(attempt);
+    const built = exchange.build(attempt);
+    // Awaited only when pending, so fixed credentials add no tick to an attempt.
+    const request = built instanceof Promise ? await built : built;
     const url = baseUrl + request.path;
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
