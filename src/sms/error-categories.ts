@@ -79,6 +79,7 @@ const AUTH = [
   'InvalidSecurityToken.Expired',
   'InvalidSecurityToken.Malformed',
   'InvalidSecurityToken.MismatchWithAccessKey',
+  'MissingSignatureNonce',
   // This package's own code for a credential provider that failed (nothing was sent).
   'CREDENTIALS',
 ] as const;
