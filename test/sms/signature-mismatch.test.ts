@@ -15,9 +15,7 @@ describe('SignatureDoesNotMatch', () => {
     async (method) => {
       const received = serveSms(server);
       const client = makeClient({ accessKeySecret: WRONG_SECRET, method });
-      const error = await rejection(
-        client.send({ ...REQUEST, phoneNumbers: PHONE, templateParam: { code: OTP } }),
-      );
+      const error = await rejection(client.send({ ...REQUEST, phoneNumbers: PHONE, templateParam: { code: OTP } }));
       expect(error).toMatchObject({ code: 'SignatureDoesNotMatch', category: 'auth', outcome: 'rejected' });
       const sent = received[0]?.params ?? {};
       expect(received[0]?.signatureValid).toBe(false);
@@ -31,11 +29,16 @@ describe('SignatureDoesNotMatch', () => {
       expect(shown).toContain(`Timestamp%3D${encodeURIComponent(encodeURIComponent(sent.Timestamp ?? ''))}`);
       const unmasked = shown
         .replace('1391***', encodeURIComponent(encodeURIComponent(PHONE)))
-        .replace('TemplateParam%3D***', `TemplateParam%3D${encodeURIComponent(encodeURIComponent(sent.TemplateParam ?? ''))}`)
+        .replace(
+          'TemplateParam%3D***',
+          `TemplateParam%3D${encodeURIComponent(encodeURIComponent(sent.TemplateParam ?? ''))}`,
+        )
         .replace(/AccessKeyId%3D[^%]*\*\*\*/, `AccessKeyId%3D${ACCESS_KEY_ID}`);
       expect(unmasked).toBe(real);
 
-      const everything = [shown, error.message, error.stack, JSON.stringify(error), inspect(error, { depth: 9 })].join('\n');
+      const everything = [shown, error.message, error.stack, JSON.stringify(error), inspect(error, { depth: 9 })].join(
+        '\n',
+      );
       for (const leak of [WRONG_SECRET, PHONE, OTP, ACCESS_KEY_ID, sent.Signature ?? 'x']) {
         expect(everything).not.toContain(leak);
         expect(everything).not.toContain(encodeURIComponent(leak));
@@ -52,7 +55,12 @@ describe('SignatureDoesNotMatch', () => {
 });
 
 describe('explainSignature / maskedStringToSign', () => {
-  const params = { Action: 'SendSms', PhoneNumbers: '138 0000', Signature: 'ignored', Timestamp: '2024-05-01T08:09:10Z' };
+  const params = {
+    Action: 'SendSms',
+    PhoneNumbers: '138 0000',
+    Signature: 'ignored',
+    Timestamp: '2024-05-01T08:09:10Z',
+  };
 
   it('gives the canonical query, the string-to-sign and (with a secret) the signature', () => {
     const explained = explainSignature('GET', params, 'secret');
@@ -66,6 +74,8 @@ describe('explainSignature / maskedStringToSign', () => {
 
   it('masks only what it is told to, keeping order and encoding', () => {
     const masked = maskedStringToSign('POST', params, (name) => (name === 'PhoneNumbers' ? '<phone>' : undefined));
-    expect(masked).toBe('POST&%2F&Action%3DSendSms%26PhoneNumbers%3D<phone>%26Timestamp%3D2024-05-01T08%253A09%253A10Z');
+    expect(masked).toBe(
+      'POST&%2F&Action%3DSendSms%26PhoneNumbers%3D<phone>%26Timestamp%3D2024-05-01T08%253A09%253A10Z',
+    );
   });
 });

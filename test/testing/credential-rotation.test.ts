@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
-import { type SmsCredentials, SmsClient } from '../../src/sms/index.js';
-import { EICAR_RECORD, SANDBOX_ACCOUNTS, SANDBOX_API_KEY, SANDBOX_NOT_DETECTED_HASH } from '../../src/testing/defaults.js';
+import { SmsClient, type SmsCredentials } from '../../src/sms/index.js';
+import {
+  EICAR_RECORD,
+  SANDBOX_ACCOUNTS,
+  SANDBOX_API_KEY,
+  SANDBOX_NOT_DETECTED_HASH,
+} from '../../src/testing/defaults.js';
 import { REQUEST, rejection } from '../sms/sms-service.js';
 import { ADAPTERS, type Harness, startHarness } from './harness.js';
 
@@ -86,11 +91,7 @@ describe.each(ADAPTERS)('credential providers against the %s double', (adapter) 
   it('hash lookups: the key rotates, the cache (keyed on the source) survives it, a refused key is fetched again', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: NOW });
     harness = await startHarness(adapter);
-    const answers: unknown[] = [
-      { apiKey: SANDBOX_API_KEY, expiresAt: NOW + 60_000 },
-      'a-revoked-key',
-      SANDBOX_API_KEY,
-    ];
+    const answers: unknown[] = [{ apiKey: SANDBOX_API_KEY, expiresAt: NOW + 60_000 }, 'a-revoked-key', SANDBOX_API_KEY];
     let calls = 0;
     const client = new HashScanClient({
       baseUrl: harness.hashScanUrl,

@@ -90,25 +90,32 @@ describe('CredentialSource', () => {
   });
 
   it.each([
-    ['throws', () => {
-      throw new Error('vault down: TOP-SECRET');
-    }, 'apiKey: the provider failed'],
+    [
+      'throws',
+      () => {
+        throw new Error('vault down: TOP-SECRET');
+      },
+      'apiKey: the provider failed',
+    ],
     ['rejects', () => Promise.reject(new Error('vault down: TOP-SECRET')), 'apiKey: the provider failed'],
     ['returns nothing', () => undefined, 'apiKey: the provider returned nothing'],
     ['returns an empty string', () => '', 'apiKey: the provider returned nothing'],
-  ])('a provider that %s fails that call with a ConfigurationError, then is asked again', async (_, provider, message) => {
-    let calls = 0;
-    const source = CredentialSource.provided(() => {
-      calls += 1;
-      return calls === 1 ? provider() : 'good';
-    }, rules());
-    const error = await Promise.resolve(source.current()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConfigurationError);
-    expect(error).toMatchObject({ code: 'CONFIGURATION', option: 'apiKey', message });
-    expect(JSON.stringify(error)).not.toContain('TOP-SECRET');
-    expect(String((error as Error).cause ?? '')).not.toContain('TOP-SECRET');
-    await expect(source.current()).resolves.toBe('good');
-  });
+  ])(
+    'a provider that %s fails that call with a ConfigurationError, then is asked again',
+    async (_, provider, message) => {
+      let calls = 0;
+      const source = CredentialSource.provided(() => {
+        calls += 1;
+        return calls === 1 ? provider() : 'good';
+      }, rules());
+      const error = await Promise.resolve(source.current()).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error).toMatchObject({ code: 'CONFIGURATION', option: 'apiKey', message });
+      expect(JSON.stringify(error)).not.toContain('TOP-SECRET');
+      expect(String((error as Error).cause ?? '')).not.toContain('TOP-SECRET');
+      await expect(source.current()).resolves.toBe('good');
+    },
+  );
 
   it('a provider that hangs fails after the time-out (fake timers)', async () => {
     vi.useFakeTimers();
