@@ -140,7 +140,8 @@ export class SmsError extends HashScanSmsError {
     this.retryAfterMs = init.retryAfterMs;
     this.body = init.body;
     this.issues = init.issues;
-    this.category = smsErrorCategory(init.code);
+    // A phone number refused client-side is a recipient problem, like the service's isv.MOBILE_NUMBER_ILLEGAL.
+    this.category = init.parameter?.startsWith('phoneNumbers') ? 'recipient' : smsErrorCategory(init.code);
     this.rateLimited = this.category === 'rate_limit';
     this.stringToSign = init.stringToSign;
   }

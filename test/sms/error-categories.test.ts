@@ -38,6 +38,22 @@ describe('error categories', () => {
     expect(JSON.parse(JSON.stringify(error))).toMatchObject({ category, rateLimited: category === 'rate_limit' });
   });
 
+  it('a client-side InvalidParameter is content, or recipient when it is about the phone numbers', async () => {
+    const client = makeClient();
+    await expect(client.send({ ...REQUEST, phoneNumbers: [] })).rejects.toMatchObject({
+      code: 'InvalidParameter',
+      outcome: 'not_sent',
+      category: 'recipient',
+    });
+    await expect(client.send({ ...REQUEST, phoneNumbers: ['138', ''] })).rejects.toMatchObject({
+      category: 'recipient',
+    });
+    await expect(client.send({ ...REQUEST, templateParam: '[1]' })).rejects.toMatchObject({
+      code: 'InvalidParameter',
+      category: 'content',
+    });
+  });
+
   it('every category of the table has codes, and rateLimited is true exactly for rate_limit', () => {
     const categories = new Set(SMS_ERROR_CATEGORIES.values());
     expect([...categories].sort()).toEqual(['account', 'auth', 'content', 'rate_limit', 'recipient']);
