@@ -1,10 +1,10 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
-import { requiredSetting } from '../transport/client-options.js';
+import { DEFAULT_TIMEOUT_MS, positiveMs, requiredSetting } from '../transport/client-options.js';
 import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../transport/credentials.js';
-import type { Redactor } from '../transport/redact.js';
-import type { SecretSet } from '../transport/secret-set.js';
-import type { OutgoingRequest } from '../transport/transport.js';
+import { createRedactor, type Redactor } from '../transport/redact.js';
+import { SecretSet } from '../transport/secret-set.js';
+import type { IncomingResponse, OutgoingRequest } from '../transport/transport.js';
 
 /** An API key with the time it stops being valid; it is fetched again 10 s before. */
 export interface ExpiringApiKey {
@@ -62,6 +62,26 @@ export function apiKeySource(
   const value = { key, param: encodeURIComponent(key) };
   accept(value);
   return CredentialSource.fixed(value);
+}
+
+/**
+ * The hash client's key and the redactor that masks it (and every key a
+ * provider returns later): `api_key` values and the keys themselves.
+ */
+export function apiKeyWithRedactor(options: {
+  readonly apiKey?: string | ApiKeyProvider | undefined;
+  readonly timeoutMs?: number | undefined;
+}): { readonly source: CredentialSource<ApiKey>; readonly redact: Redactor } {
+  const secrets = new SecretSet();
+  const redact = createRedactor({ secrets, params: { api_key: 'full' } });
+  const timeoutMs = positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  return { source: apiKeySource(options.apiKey, secrets, { redact, timeoutMs }), redact };
+}
+
+/** A key the service refused (HTTP 401/403) is fetched again for the next lookup: it may have been rotated. */
+export function noteKeyRefusal(source: CredentialSource<ApiKey>, response: IncomingResponse): IncomingResponse {
+  if (response.status === 401 || response.status === 403) source.invalidate();
+  return response;
 }
 
 /**

@@ -1,22 +1,16 @@
 import { inspect } from 'node:util';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
-import {
-  type CommonClientOptions,
-  DEFAULT_TIMEOUT_MS,
-  positiveMs,
-  resolveTransportSettings,
-} from '../transport/client-options.js';
+import { type CommonClientOptions, resolveTransportSettings } from '../transport/client-options.js';
 import type { CredentialSource } from '../transport/credentials.js';
-import { createRedactor, type Redactor } from '../transport/redact.js';
-import { SecretSet } from '../transport/secret-set.js';
+import type { Redactor } from '../transport/redact.js';
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
 import { linkedSignal } from '../util/linked-signal.js';
-import { type ApiKey, type ApiKeyProvider, apiKeySource, lookupRequest } from './api-key.js';
+import { type ApiKey, type ApiKeyProvider, apiKeyWithRedactor, lookupRequest, noteKeyRefusal } from './api-key.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
@@ -39,10 +33,8 @@ export interface HashScanClientOptions extends CommonClientOptions {
   /**
    * Platform access key, sent as the `api_key` query parameter. Keep it on
    * your server; it is masked in every log line and error. Or a provider
-   * (a secrets manager) returning the key, alone or as `{ apiKey, expiresAt }`:
-   * asked on first use and again when the key expires (after 5 minutes
-   * without `expiresAt`, at once after an HTTP 401/403), one call shared by
-   * concurrent lookups; if it fails the lookup rejects with `CREDENTIALS`.
+   * returning the key (or `{ apiKey, expiresAt }`), for keys that rotate:
+   * see the README's "Credential providers".
    * @defaultValue `process.env.HASHSCAN_API_KEY`
    */
   readonly apiKey?: string | ApiKeyProvider;
@@ -115,10 +107,7 @@ export class HashScanClient {
   readonly baseUrl: string;
 
   constructor(options: HashScanClientOptions = {}) {
-    const secrets = new SecretSet();
-    this.#redact = createRedactor({ secrets, params: { api_key: 'full' } });
-    const timeoutMs = positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
-    this.#apiKey = apiKeySource(options.apiKey, secrets, { redact: this.#redact, timeoutMs });
+    ({ source: this.#apiKey, redact: this.#redact } = apiKeyWithRedactor(options));
     const settings = resolveTransportSettings(options, {
       baseUrlEnv: 'HASHSCAN_BASE_URL',
       name: 'hashscan',
@@ -289,11 +278,12 @@ export class HashScanClient {
         progress.attempts = attempt;
         return lookupRequest(this.#apiKey, query.hash, attempt);
       },
-      interpret: (response) => {
-        // A refused key is fetched again for the next lookup (it may have been rotated).
-        if (response.status === 401 || response.status === 403) this.#apiKey.invalidate();
-        return interpretScanResponse(response, { query, notDetected: this.#notDetected, redact: this.#redact });
-      },
+      interpret: (response) =>
+        interpretScanResponse(noteKeyRefusal(this.#apiKey, response), {
+          query,
+          notDetected: this.#notDetected,
+          redact: this.#redact,
+        }),
       fail: (failure: TransportFailure) => new HashScanError({ ...failure, hash: query.hash }),
       // Time-outs, network failures and 408/429/5xx only: a normal answer, an
       // abnormal structure or a hit will not change on a second try (spec part 8).
