@@ -7,6 +7,7 @@ import { type Redactor, redactError } from './redact.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
 import { createKy, dispatchTarget, type Sending, sendWithDispatcher, sendWithKy } from './sending.js';
 import { sleep } from './sleep.js';
+import { untilAborted } from './until-aborted.js';
 
 /**
  * A `fetch`-compatible function. Defaults to `globalThis.fetch`, looked up
@@ -183,7 +184,18 @@ export class Transport {
     const { signal } = exchange;
     const built = exchange.build(attempt);
     // Awaited only when pending, so fixed credentials add no tick to an attempt.
-    const request = built instanceof Promise ? await built : built;
+    const request =
+      built instanceof Promise
+        ? await untilAborted(built, signal, () =>
+            exchange.fail({
+              code: 'ABORTED',
+              message: 'the request was aborted by the caller',
+              cause: undefined,
+              attempts: attempt - 1,
+              phase: 'connect',
+            }),
+          )
+        : built;
     const url = baseUrl + request.path;
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;

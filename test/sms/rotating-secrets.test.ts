@@ -147,6 +147,46 @@ describe('a rotating SMS provider', () => {
   });
 });
 
+describe('aborting while a provider is asked', () => {
+  it('SMS: rejects at once with ABORTED, and nothing is sent when the provider answers later', async () => {
+    let requests = 0;
+    server.use(
+      http.all(`${BASE_URL}/`, () => {
+        requests += 1;
+        return HttpResponse.json({ Code: 'OK', Message: 'OK', RequestId: 'r' });
+      }),
+    );
+    let answer: (keys: SmsCredentials) => void = () => {};
+    const sms = new SmsClient({
+      baseUrl: BASE_URL,
+      credentials: () =>
+        new Promise<SmsCredentials>((resolve) => {
+          answer = resolve;
+        }),
+    });
+    const controller = new AbortController();
+    const sending = sms.send(REQUEST, { signal: controller.signal });
+    await vi.waitFor(() => expect(answer).not.toBe(undefined));
+    controller.abort();
+    await expect(sending).rejects.toMatchObject({ code: 'ABORTED', outcome: 'not_sent', attempts: 0 });
+    answer(GENERATIONS[0] as SmsCredentials);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requests).toBe(0);
+    // The answer is kept for the next send.
+    await expect(sms.send(REQUEST)).resolves.toMatchObject({ code: 'OK' });
+    expect(requests).toBe(1);
+  });
+
+  it('hash lookups: an already aborted signal sends nothing', async () => {
+    const client = new HashScanClient({ baseUrl: 'https://hashscan.test', apiKey: async () => 'some-api-key' });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(client.scan('44d88612fea8a8f36de82e1278abb02f', { signal: controller.signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+  });
+});
+
 describe('a rotating API key', () => {
   it('is never shown, whichever generation is in use', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: NOW });
