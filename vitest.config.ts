@@ -9,6 +9,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^hashscan-sms\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^hashscan-sms\/sandbox$/, replacement: source('./src/sandbox/index.ts') },
       { find: /^hashscan-sms$/, replacement: source('./src/index.ts') },
     ],
   },
