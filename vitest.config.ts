@@ -16,6 +16,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['./test/global-setup.ts'],
     testTimeout: 10_000,
     coverage: {
       provider: 'v8',
