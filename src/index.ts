@@ -20,6 +20,7 @@ export {
   type ScanProgress,
 } from './hashscan/hashscan-client.js';
 export type { ScanCacheOptions } from './hashscan/scan-cache.js';
+export type { FileScanOutcome, ScanFileOptions } from './hashscan/scan-outcome.js';
 export type {
   IndexedScanOutcome,
   MaliciousResult,

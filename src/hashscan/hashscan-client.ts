@@ -13,7 +13,8 @@ import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
 import { ScanCache, type ScanCacheOptions } from './scan-cache.js';
-import type { IndexedScanOutcome, ScanErrorOutcome, ScanOutcome, ScanResult } from './scan-result.js';
+import { errorOutcome, type FileScanOutcome, type ScanFileOptions, scanFileWith, settleScan } from './scan-outcome.js';
+import type { IndexedScanOutcome, ScanOutcome, ScanResult } from './scan-result.js';
 
 /**
  * Options of {@link HashScanClient}.
@@ -137,6 +138,35 @@ export class HashScanClient {
     const cached = this.#cache?.get(query.hash);
     if (cached !== undefined) return cached;
     return this.#share(query, options.signal);
+  }
+
+  /**
+   * {@link HashScanClient.scan} as an outcome that never rejects: every
+   * failure (an invalid hash included) resolves `{ verdict: 'error', hash, error }`,
+   * so the result goes straight to `decide()`.
+   *
+   * @example
+   * ```ts
+   * if (decide(await client.scanOutcome(sha256)) !== 'allow') quarantine(file)
+   * ```
+   */
+  scanOutcome(hash: string, options: ScanOptions = {}): Promise<ScanOutcome> {
+    return settleScan((input, scanOptions) => this.scan(input, scanOptions), hash, options.signal);
+  }
+
+  /**
+   * Hashes a file on disk (streamed, SHA-256 unless told otherwise) and looks
+   * it up, in one call that never rejects: the outcome carries the `path`, and
+   * a file that cannot be read is a `FILE_UNREADABLE` error outcome.
+   *
+   * @example
+   * ```ts
+   * const outcome = await client.scanFile(req.file.path) // e.g. multer's disk storage
+   * if (decide(outcome) !== 'allow') return res.status(422).json({ verdict: outcome.verdict })
+   * ```
+   */
+  scanFile(path: string, options: ScanFileOptions = {}): Promise<FileScanOutcome> {
+    return scanFileWith((input, scanOptions) => this.scan(input, scanOptions), path, options);
   }
 
   /**
@@ -292,12 +322,4 @@ export class HashScanClient {
     this.#cache?.set(result);
     return result;
   }
-}
-
-function errorOutcome(hash: string, error: unknown): ScanErrorOutcome {
-  const scanError =
-    error instanceof HashScanError
-      ? error
-      : new HashScanError({ code: 'INVALID_RESPONSE', message: 'unexpected failure', cause: error, hash });
-  return { verdict: 'error', hash: scanError.hash ?? hash, error: scanError };
 }
