@@ -38,7 +38,7 @@ export type {
   DispatchSignal,
   UndiciDispatcher,
 } from './transport/dispatcher.js';
-export type { Logger } from './transport/logger.js';
+export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './transport/logger.js';
 export type { RetryOptions } from './transport/retry-options.js';
 export type { FetchLike } from './transport/transport.js';
 export { VERSION } from './version.js';

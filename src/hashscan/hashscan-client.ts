@@ -9,6 +9,7 @@ import type { AbortLike } from '../util/abort-like.js';
 import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
 import { linkedSignal } from '../util/linked-signal.js';
+import { describeScanResponse } from './auth-hint.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
@@ -112,7 +113,7 @@ export class HashScanClient {
       name: 'hashscan',
       redact: this.#redact,
     });
-    this.#transport = new Transport(settings);
+    this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse });
     this.baseUrl = settings.baseUrl;
     if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {
       throw new ConfigurationError('sourceId', 'must be a non-empty string');

@@ -6,6 +6,7 @@ import type { Redactor } from '../transport/redact.js';
 import { type Exchange, Transport } from '../transport/transport.js';
 import { interpretSendResponse } from './interpret-response.js';
 import { invalidParameter } from './invalid-parameter.js';
+import { describeSmsResponse } from './log-note.js';
 import { type SigningContext, type SmsMethod, signedSendRequest } from './outgoing-request.js';
 import { type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
@@ -140,7 +141,7 @@ export class SmsClient {
       name: 'sms',
       redact: this.#redact,
     });
-    this.#transport = new Transport(settings);
+    this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse });
     this.baseUrl = settings.baseUrl;
 
     const method = options.method ?? 'POST';
