@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
 import { type CommonClientOptions, requiredSetting, resolveTransportSettings } from '../transport/client-options.js';
 import { createRedactor, type Redactor } from '../transport/redact.js';
+import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
 import type { AbortLike } from '../util/abort-like.js';
@@ -99,6 +100,7 @@ export class HashScanClient {
   readonly #cache: ScanCache | undefined;
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
+  readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
   /** Data-source id used in cache keys. */
   readonly sourceId: string;
   /** The checked base URL. */
@@ -124,6 +126,7 @@ export class HashScanClient {
       throw new ConfigurationError('allowedExtraFields', 'must be an array of field names');
     }
     this.#notDetected = notDetectedSchema(allowed);
+    this.#summary = { ...summarizeTransport(settings), allowedExtraFields: [...allowed] };
     this.#cache = options.cache === false ? undefined : new ScanCache(options.cache ?? {}, this.sourceId);
   }
 
@@ -142,29 +145,16 @@ export class HashScanClient {
   }
 
   /**
-   * {@link HashScanClient.scan} as an outcome that never rejects: every
-   * failure (an invalid hash included) resolves `{ verdict: 'error', hash, error }`,
-   * so the result goes straight to `decide()`.
-   *
-   * @example
-   * ```ts
-   * if (decide(await client.scanOutcome(sha256)) !== 'allow') quarantine(file)
-   * ```
+   * `scan()` that never rejects: a failure resolves `{ verdict: 'error', hash, error }`, ready for `decide()`.
+   * @example `if (decide(await client.scanOutcome(sha256)) !== 'allow') quarantine(file)`
    */
   scanOutcome(hash: string, options: ScanOptions = {}): Promise<ScanOutcome> {
     return settleScan((input, scanOptions) => this.scan(input, scanOptions), hash, options.signal);
   }
 
   /**
-   * Hashes a file on disk (streamed, SHA-256 unless told otherwise) and looks
-   * it up, in one call that never rejects: the outcome carries the `path`, and
-   * a file that cannot be read is a `FILE_UNREADABLE` error outcome.
-   *
-   * @example
-   * ```ts
-   * const outcome = await client.scanFile(req.file.path) // e.g. multer's disk storage
-   * if (decide(outcome) !== 'allow') return res.status(422).json({ verdict: outcome.verdict })
-   * ```
+   * Hashes a file (streamed, SHA-256 by default) and looks it up; never rejects (`FILE_UNREADABLE` if unreadable).
+   * @example `if (decide(await client.scanFile(req.file.path)) !== 'allow') return res.sendStatus(422)`
    */
   scanFile(path: string, options: ScanFileOptions = {}): Promise<FileScanOutcome> {
     return scanFileWith((input, scanOptions) => this.scan(input, scanOptions), path, options);
@@ -248,14 +238,16 @@ export class HashScanClient {
     this.#cache?.clear();
   }
 
-  /** Never shows the API key: only what helps debugging. */
+  /** The effective settings (see {@link HashScanClient.toJSON}); never the API key. */
   [inspect.custom](): string {
-    return `HashScanClient ${inspect({ baseUrl: this.baseUrl, sourceId: this.sourceId, cachedResults: this.#cache?.size ?? 0 })}`;
+    return `HashScanClient ${inspect(this.toJSON(), { depth: 3 })}`;
   }
 
-  /** The client's settings without the API key, so `JSON.stringify(client)` is safe to log. */
+  /** The effective settings (time-out, retry, cache and its size, …), safe to log: never the API key. */
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.baseUrl, sourceId: this.sourceId };
+    const { baseUrl, ...transport } = this.#summary;
+    const cache = this.#cache === undefined ? false : { ...this.#cache.settings, size: this.#cache.size };
+    return { baseUrl, sourceId: this.sourceId, ...transport, cache };
   }
 
   async #outcome(input: string, signal: AbortLike | undefined): Promise<ScanOutcome> {

@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { SmsError } from '../errors/sms-error.js';
 import { type CommonClientOptions, requiredSetting, resolveTransportSettings } from '../transport/client-options.js';
 import type { Redactor } from '../transport/redact.js';
+import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
 import { type Exchange, Transport } from '../transport/transport.js';
 import { interpretSendResponse } from './interpret-response.js';
 import { invalidParameter } from './invalid-parameter.js';
@@ -117,6 +118,7 @@ export class SmsClient {
   readonly #transport: Transport;
   readonly #signing: SigningContext;
   readonly #retryUnknownOutcome: boolean;
+  readonly #summary: TransportSummary;
   /** The checked base URL. */
   readonly baseUrl: string;
   /** Default method of {@link SmsClient.send}. */
@@ -143,6 +145,7 @@ export class SmsClient {
     });
     this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse });
     this.baseUrl = settings.baseUrl;
+    this.#summary = summarizeTransport(settings);
 
     const method = options.method ?? 'POST';
     if (!METHODS.has(method)) throw new ConfigurationError('method', 'must be "GET" or "POST"');
@@ -206,20 +209,26 @@ export class SmsClient {
     return this.#transport.send(exchange);
   }
 
-  /** Never shows the secret; the key id only masked. */
+  /** The effective settings (see {@link SmsClient.toJSON}); never the secret, the key id only masked. */
   [inspect.custom](): string {
-    return `SmsClient ${inspect(this.toJSON())}`;
+    return `SmsClient ${inspect(this.toJSON(), { depth: 3 })}`;
   }
 
-  /** The settings, for logs: the key id masked, the secret absent. */
+  /**
+   * The effective settings, defaults applied, for logs: base URL, method,
+   * region, version, the key id masked, time-out, retry, how requests are
+   * sent, the logger kind. Never the secret.
+   */
   toJSON(): Record<string, unknown> {
+    const { baseUrl, ...transport } = this.#summary;
     return {
-      baseUrl: this.baseUrl,
+      baseUrl,
       method: this.method,
       regionId: this.regionId,
       version: this.version,
       accessKeyId: maskAccessKeyId(this.#redact, this.#accessKeyId),
       retryUnknownOutcome: this.#retryUnknownOutcome,
+      ...transport,
     };
   }
 }
