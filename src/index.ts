@@ -39,6 +39,7 @@ export type {
   UndiciDispatcher,
 } from './transport/dispatcher.js';
 export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './transport/logger.js';
+export { redactUrlParams, SECRET_QUERY_PARAMS } from './transport/redact-url-params.js';
 export type { RetryOptions } from './transport/retry-options.js';
 export type { FetchLike } from './transport/transport.js';
 export { VERSION } from './version.js';
