@@ -16,7 +16,7 @@ import {
   SmsClient,
   SmsError,
 } from 'hashscan-sms';
-import { SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, SANDBOX_TEMPLATES, startSandbox } from 'hashscan-sms/testing';
+import { SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, SANDBOX_TEMPLATES, startSandbox } from 'hashscan-sms/sandbox';
 
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 
