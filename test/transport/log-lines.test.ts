@@ -64,7 +64,7 @@ describe('log lines', () => {
     });
     await expect(sms.send(SEND)).rejects.toMatchObject({ code: 'SignatureDoesNotMatch' });
     expect(calls).toHaveLength(1);
-    const [message, fields] = calls[0]?.args as [string, LogFields];
+    const [message, fields] = (calls[0]?.args ?? []) as [string, LogFields];
     expect(calls[0]?.level).toBe('warn');
     expect(message).toMatch(/^sms: POST https:\/\/sms\.test\/ -> 400 SignatureDoesNotMatch in \d+ ms \(attempt 1\)$/);
     expect(fields).toMatchObject({ client: 'sms', status: 400, serviceCode: 'SignatureDoesNotMatch', attempt: 1 });
@@ -93,7 +93,7 @@ describe('log lines', () => {
     const client = new HashScanClient({ apiKey: 'a-wrong-key', baseUrl: 'https://hashscan.test', logger });
     const error = await client.scan(SHA256).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 401, message: expect.stringContaining('check apiKey') });
-    const [message, fields] = calls[0]?.args as [string, LogFields];
+    const [message, fields] = (calls[0]?.args ?? []) as [string, LogFields];
     expect(message).toMatch(/-> 401 in \d+ ms \(attempt 1\): check apiKey/);
     expect(fields.hint).toContain('apiKey');
     expect(JSON.stringify(calls)).not.toContain('a-wrong-key');
