@@ -68,9 +68,13 @@ export type LogFields = {
 
 /** A logger in the pino/bunyan style: fields first, then the message. */
 export interface ObjectFirstLogger {
+  /** Receives successful attempts. */
   debug(fields: object, message: string): void;
+  /** Receives retries. */
   info(fields: object, message: string): void;
+  /** Receives failed attempts. */
   warn(fields: object, message: string): void;
+  /** Reserved (not called at present). */
   error(fields: object, message: string): void;
 }
 
