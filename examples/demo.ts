@@ -9,7 +9,6 @@ import {
   decide,
   estimateSmsCount,
   HashScanClient,
-  type HashScanError,
   hashFile,
   renderTemplate,
   type ScanOutcome,
@@ -30,9 +29,7 @@ const describeOutcome = (outcome: ScanOutcome): string =>
 
 /** Scans one hash and shows what the caller would do, never letting an error read as "allow". */
 async function show(client: HashScanClient, label: string, hash: string): Promise<void> {
-  const outcome: ScanOutcome = await client
-    .scan(hash)
-    .catch((error: HashScanError) => ({ verdict: 'error' as const, hash, error }));
+  const outcome: ScanOutcome = await client.scanOutcome(hash); // never rejects: an error is an outcome
   line(label, `${short(hash)} ${describeOutcome(outcome)}`);
 }
 
