@@ -12,6 +12,8 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  * - `INVALID_RESPONSE`: JSON of any other abnormal shape (`is_virus` missing or
  *   not a boolean, unknown or error fields next to a non-detection, …).
  * - `ABORTED`: the caller's `signal` aborted.
+ * - `CREDENTIALS`: the `apiKey` provider threw, timed out or returned no key;
+ *   nothing was sent.
  * - `FILE_UNREADABLE`: `scanFile` could not read the file (missing, a
  *   directory, no permission); nothing was sent.
  *
@@ -26,6 +28,7 @@ export type HashScanErrorCode =
   | 'STATUS_NOT_SUCCESS'
   | 'INVALID_RESPONSE'
   | 'ABORTED'
+  | 'CREDENTIALS'
   | 'FILE_UNREADABLE';
 
 /** Fields of a {@link HashScanError}. */

@@ -28,6 +28,11 @@ export { type HashRecord, type RecordForOptions, recordFor } from '../testing/re
 export type { RecordedRequest, RequestSink } from '../testing/request-log.js';
 export { routeSmsRequest, type SmsMode, type SmsRoute } from '../testing/routing.js';
 export {
+  DEFAULT_TIMESTAMP_TOLERANCE_MS,
+  SANDBOX_FAULT_PHONE_NUMBERS,
+  SANDBOX_SMS_FAULTS,
+} from '../testing/sms-checks.js';
+export {
   createSmsService,
   type SentMessage,
   type SmsAccount,

@@ -64,6 +64,8 @@ export type LogFields = {
   readonly attempt?: number;
   /** The wait before the next attempt (retry lines), in ms. */
   readonly delayMs?: number;
+  /** The SMS client's correction of the local clock, in ms (clock lines). */
+  readonly clockOffsetMs?: number;
 };
 
 /** A logger in the pino/bunyan style: fields first, then the message. */
@@ -97,6 +99,17 @@ export function objectFirstLogger(target: ObjectFirstLogger): Logger {
     warn: (message, fields) => target.warn(fields ?? {}, message),
     error: (message, fields) => target.error(fields ?? {}, message),
   };
+}
+
+/** Sends one line to `logger`: with `fields` as the second argument only if it is `structured`. */
+export function emitLine(
+  logger: Logger,
+  level: 'debug' | 'info' | 'warn' | 'error',
+  message: string,
+  fields: LogFields,
+): void {
+  if (logger.structured === true) logger[level](message, fields);
+  else logger[level](message);
 }
 
 const noop = (): void => {};

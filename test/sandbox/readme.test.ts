@@ -8,6 +8,7 @@ import {
   SANDBOX_FAULT_HASHES,
   SANDBOX_HASH_RECORDS,
   SANDBOX_NOT_DETECTED_HASH,
+  SANDBOX_SMS_FAULTS,
   SANDBOX_TEMPLATES,
   UNCHECKED_TEMPLATE_CODE,
 } from '../../src/sandbox/index.js';
@@ -41,6 +42,12 @@ describe("the README's testing section and the constants' TSDoc", () => {
     }
     for (const [kind, hash] of Object.entries(SANDBOX_FAULT_HASHES)) {
       expect(testingSection).toMatch(new RegExp(`\`${hash}\` \\| \`${kind}\``));
+    }
+  });
+
+  it('lists the SMS fault numbers with their codes', () => {
+    for (const [phone, code] of Object.entries(SANDBOX_SMS_FAULTS)) {
+      expect(testingSection).toMatch(new RegExp(`\`${phone}\`[^|]*?\`${code.replaceAll('.', '\\.')}\``));
     }
   });
 

@@ -92,6 +92,7 @@ describe('toJSON() and util.inspect show the effective settings, never a secret'
       version: '2017-05-25',
       accessKeyId: 'LTAI***',
       retryUnknownOutcome: false,
+      clockOffsetMs: 0,
       timeoutMs: 10_000,
       retry: { retries: 4, minDelayMs: 100, maxDelayMs: 8000 },
       sendsWith: 'custom fetch',

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
+import { SANDBOX_ACCOUNTS } from '../../src/testing/defaults.js';
 import { createHashScanHandlers, createSmsHandlers } from '../../src/testing/msw-handlers.js';
 import { type LogFields, type Logger, objectFirstLogger } from '../../src/transport/logger.js';
 import { json, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';
@@ -68,6 +69,21 @@ describe('log lines', () => {
     expect(calls[0]?.level).toBe('warn');
     expect(message).toMatch(/^sms: POST https:\/\/sms\.test\/ -> 400 SignatureDoesNotMatch in \d+ ms \(attempt 1\)$/);
     expect(fields).toMatchObject({ client: 'sms', status: 400, serviceCode: 'SignatureDoesNotMatch', attempt: 1 });
+  });
+
+  it("gives console single lines for the SMS client's clock correction and re-signing too", async () => {
+    // A double whose clock is an hour ahead refuses the timestamp; the client corrects its clock and re-signs once.
+    server.use(...createSmsHandlers({ baseUrl: 'https://sms.test', clockOffsetMs: 3_600_000 }));
+    const spies = (['debug', 'info', 'warn', 'error', 'log'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation(() => {}),
+    );
+    const sms = new SmsClient({ baseUrl: 'https://sms.test', ...SANDBOX_ACCOUNTS.member, logger: console });
+    await expect(sms.send(SEND)).resolves.toMatchObject({ code: 'OK' });
+    const calls = spies.flatMap((spy) => spy.mock.calls);
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    expect(calls.map((args) => args.length)).toEqual(calls.map(() => 1));
+    expect(calls.map((args) => String(args[0])).join('\n')).toMatch(/re-signing it once/);
+    expect(calls.every((args) => !String(args[0]).includes('\n'))).toBe(true);
   });
 
   it('keeps an odd service Code (a line break, a huge body) out of the line', async () => {
