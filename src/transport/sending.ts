@@ -16,8 +16,9 @@ const BASE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   accept: 'application/json',
 });
 
-function headersOf(request: OutgoingRequest): Readonly<Record<string, string>> {
-  if (request.headers === undefined) return BASE_HEADERS;
+/** A fresh object per request: dispatchers write to it (undici's `ProxyAgent` adds `host`). */
+function headersOf(request: OutgoingRequest): Record<string, string> {
+  if (request.headers === undefined) return { ...BASE_HEADERS };
   const merged: Record<string, string> = { ...BASE_HEADERS };
   // Header names are case-insensitive: a request's own `Accept` replaces the default one.
   for (const [name, value] of Object.entries(request.headers)) merged[name.toLowerCase()] = value;
