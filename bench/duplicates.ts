@@ -8,7 +8,7 @@ import { batchClients } from './lib/clients.js';
 import type { Settings } from './lib/config.js';
 import { type ContenderFigures, contest, type Lookup } from './lib/contest.js';
 import { halfRepeated } from './lib/hashes.js';
-import { carefulGet, dedupedLoop, rawLoop } from './lib/raw-loop.js';
+import { carefulGet, deduplicated, rawLoop } from './lib/raw-loop.js';
 import type { Sdk } from './lib/sdk.js';
 import type { BenchServer } from './lib/server.js';
 import type { Summary } from './lib/stats.js';
@@ -40,7 +40,7 @@ export async function duplicates(sdk: Sdk, server: BenchServer, settings: Settin
   const { url, apiKey } = server;
   let unique = 0;
   const contenders: Record<Contender, Lookup> = {
-    deduped: (hashes) => dedupedLoop(url, apiKey, hashes, concurrency, carefulGet),
+    deduped: (hashes) => deduplicated(hashes, (unique) => rawLoop(url, apiKey, unique, concurrency, carefulGet)),
     sdk: (hashes) => clients.fetchClient.scanMany(hashes, { concurrency }),
     sendAll: (hashes) => rawLoop(url, apiKey, hashes, concurrency, carefulGet),
     sdkDispatcher: (hashes) => clients.dispatcherClient.scanMany(hashes, { concurrency }),

@@ -58,19 +58,16 @@ export function rawLoop(
 }
 
 /**
- * A hand-written loop that does what the spec tells callers to do with a
- * batch: send each distinct hash once (a `Set`), then answer every input from
- * the outcome of its hash.
+ * What the spec tells callers to do with a batch, written by hand: look up
+ * each distinct hash once (a `Set`), then answer every input from the outcome
+ * of its hash.
  */
-export async function dedupedLoop(
-  baseUrl: string,
-  apiKey: string,
+export async function deduplicated(
   hashes: readonly string[],
-  concurrency: number,
-  get: (url: string) => Promise<RawAnswer>,
+  lookUp: (unique: string[]) => Promise<RawOutcome[]>,
 ): Promise<RawOutcome[]> {
   const unique = [...new Set(hashes)];
-  const outcomes = await rawLoop(baseUrl, apiKey, unique, concurrency, get);
+  const outcomes = await lookUp(unique);
   const byHash = new Map(outcomes.map((outcome) => [outcome.hash, outcome]));
   return hashes.map((hash) => byHash.get(hash) as RawOutcome);
 }
@@ -85,19 +82,24 @@ export async function bareGet(url: string): Promise<RawAnswer> {
 }
 
 /**
- * The careful hand-written `fetch`: a per-request time-out (an
- * `AbortController` aborted by a timer, cleared only once the body is read,
- * so a stalled body is cut off too).
+ * One answer under the careful loops' time-out: an `AbortController` aborted
+ * by a timer that is cleared only once the body is read, so a stalled body is
+ * cut off too.
  */
-export async function carefulGet(url: string): Promise<RawAnswer> {
+async function answerWithin(send: (signal: AbortSignal) => Promise<Response>): Promise<RawAnswer> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
   try {
-    const res = await fetch(url, { signal: controller.signal });
+    const res = await send(controller.signal);
     return { status: res.status, text: await res.text() };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The careful hand-written `fetch`: the per-request time-out of {@link answerWithin}. */
+export function carefulGet(url: string): Promise<RawAnswer> {
+  return answerWithin((signal) => fetch(url, { signal }));
 }
 
 /**
@@ -107,16 +109,7 @@ export async function carefulGet(url: string): Promise<RawAnswer> {
  */
 export function kyGetter(): (url: string) => Promise<RawAnswer> {
   const api = ky.create({ retry: 0, timeout: false, throwHttpErrors: false });
-  return async (url) => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
-    try {
-      const res = await api(url, { signal: controller.signal });
-      return { status: res.status, text: await res.text() };
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  return (url) => answerWithin((signal) => api(url, { signal }));
 }
 
 /**
