@@ -75,7 +75,6 @@ function duplicatesRows(d: DuplicatesResult): Row[] {
     ratioRow(
       `2. ${int(d.hashes)} hashes, 50 % repeats: SDK throughput ÷ careful loop de-duplicating with a Set`,
       d.sdkOverDeduped,
-      { atLeast: 1.0 },
     ),
     ratioRow('2. SDK CPU/input ÷ de-duplicating loop', d.sdkCpuOverDeduped),
     ratioRow('2. SDK + `dispatcher` throughput ÷ de-duplicating loop', d.sdkDispatcherOverDeduped),
