@@ -12,6 +12,8 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  * - `INVALID_RESPONSE`: JSON of any other abnormal shape (`is_virus` missing or
  *   not a boolean, unknown or error fields next to a non-detection, …).
  * - `ABORTED`: the caller's `signal` aborted.
+ * - `CIRCUIT_OPEN`: the service failed repeatedly and the circuit breaker is
+ *   open; nothing was sent. Try again after the cool-down.
  *
  * None of them means "not detected": treat the file as unknown (see `decide`).
  */
@@ -23,7 +25,8 @@ export type HashScanErrorCode =
   | 'INVALID_JSON'
   | 'STATUS_NOT_SUCCESS'
   | 'INVALID_RESPONSE'
-  | 'ABORTED';
+  | 'ABORTED'
+  | 'CIRCUIT_OPEN';
 
 /** Fields of a {@link HashScanError}. */
 export interface HashScanErrorInit extends HashScanSmsErrorInit {

@@ -1,8 +1,11 @@
 import { inspect } from 'node:util';
+import type { ScanCacheOptions } from '../cache/memory-cache.js';
+import { type CacheStats, NO_CACHE_STATS, VerdictCache } from '../cache/verdict-cache.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
 import { type CommonClientOptions, requiredSetting, resolveTransportSettings } from '../transport/client-options.js';
 import { createRedactor, type Redactor } from '../transport/redact.js';
+import type { TransportStats } from '../transport/resilience/resilience.js';
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
 import type { AbortLike } from '../util/abort-like.js';
@@ -12,7 +15,6 @@ import { linkedSignal } from '../util/linked-signal.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
-import { ScanCache, type ScanCacheOptions } from './scan-cache.js';
 import type { IndexedScanOutcome, ScanErrorOutcome, ScanOutcome, ScanResult } from './scan-result.js';
 
 /**
@@ -42,7 +44,11 @@ export interface HashScanClientOptions extends CommonClientOptions {
    * @defaultValue the normalized base URL
    */
   readonly sourceId?: string;
-  /** Result cache; `false` turns it off. @defaultValue `{ max: 10000, ttlMs: 300000, notDetectedTtlMs: 60000 }` */
+  /**
+   * Result cache; `false` turns it off. Add `store` for a second level shared by replicas (see the README's
+   * "Operating in production").
+   * @defaultValue `{ max: 10000, ttlMs: 300000, notDetectedTtlMs: 60000 }`, in-process only
+   */
   readonly cache?: ScanCacheOptions | false;
   /**
    * Extra top-level fields tolerated next to the documented non-detection
@@ -78,6 +84,12 @@ export interface ScanManyOptions extends ScanOptions {
 
 const DEFAULT_CONCURRENCY = 8;
 
+/** What {@link HashScanClient.stats} returns: the transport's counters and the cache's. */
+export interface HashScanStats extends TransportStats {
+  /** Cache counters; all zero when the cache is off. */
+  readonly cache: CacheStats;
+}
+
 /**
  * Asks the hash lookup service whether a file hash is flagged as a virus.
  * Only the hash is sent. An abnormal response is never reported as
@@ -94,7 +106,7 @@ export class HashScanClient {
   readonly #apiKeyParam: string;
   readonly #transport: Transport;
   readonly #redact: Redactor;
-  readonly #cache: ScanCache | undefined;
+  readonly #cache: VerdictCache | undefined;
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
   /** Data-source id used in cache keys. */
@@ -122,7 +134,16 @@ export class HashScanClient {
       throw new ConfigurationError('allowedExtraFields', 'must be an array of field names');
     }
     this.#notDetected = notDetectedSchema(allowed);
-    this.#cache = options.cache === false ? undefined : new ScanCache(options.cache ?? {}, this.sourceId);
+    this.#cache =
+      options.cache === false
+        ? undefined
+        : new VerdictCache(options.cache ?? {}, {
+            sourceId: this.sourceId,
+            apiKey,
+            logger: settings.logger,
+            notDetected: this.#notDetected,
+            redact: this.#redact,
+          });
   }
 
   /**
@@ -212,9 +233,14 @@ export class HashScanClient {
     }
   }
 
-  /** Forgets every cached verdict. */
+  /** Forgets every verdict cached in this process (a shared store is left alone: other replicas use it). */
   clearCache(): void {
     this.#cache?.clear();
+  }
+
+  /** Requests, retries, cache hits per level, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
+  stats(): HashScanStats {
+    return { ...this.#transport.stats(), cache: this.#cache?.stats() ?? NO_CACHE_STATS };
   }
 
   /** Never shows the API key: only what helps debugging. */
@@ -271,6 +297,9 @@ export class HashScanClient {
   }
 
   async #lookup(query: NormalizedHash, signal: AbortLike, progress: SharedProgress): Promise<ScanResult> {
+    // The shared store is asked inside the shared operation: concurrent callers cost one store read.
+    const stored = await this.#cache?.recall(query);
+    if (stored !== undefined) return stored;
     const exchange: Exchange<ScanResult> = {
       build: (attempt) => {
         progress.attempts = attempt;
@@ -289,7 +318,7 @@ export class HashScanClient {
       signal,
     };
     const result = await this.#transport.send(exchange);
-    this.#cache?.set(result);
+    await this.#cache?.set(result);
     return result;
   }
 }

@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { SmsError } from '../errors/sms-error.js';
 import { type CommonClientOptions, requiredSetting, resolveTransportSettings } from '../transport/client-options.js';
 import type { Redactor } from '../transport/redact.js';
+import type { TransportStats } from '../transport/resilience/resilience.js';
 import { type Exchange, Transport } from '../transport/transport.js';
 import { interpretSendResponse } from './interpret-response.js';
 import { invalidParameter } from './invalid-parameter.js';
@@ -203,6 +204,11 @@ export class SmsClient {
       signal: options.signal,
     };
     return this.#transport.send(exchange);
+  }
+
+  /** Requests, retries, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
+  stats(): TransportStats {
+    return this.#transport.stats();
   }
 
   /** Never shows the secret; the key id only masked. */
