@@ -35,6 +35,11 @@ export interface CacheStats {
   readonly memoryEntries: number;
 }
 
+/** The key of `hash` in the shared store; the source id is hashed in (short, and no URL in the store's key space). */
+export function sharedCacheKey(sourceId: string, hash: string): string {
+  return `hashscan-sms:v1:${createHash('sha256').update(sourceId).digest('base64url').slice(0, 16)}:${hash}`;
+}
+
 /** The counters of a client without a cache. */
 export const NO_CACHE_STATS: CacheStats = Object.freeze({
   memoryHits: 0,
@@ -94,9 +99,7 @@ export class VerdictCache {
     } else if (options.secret !== undefined || options.storeTimeoutMs !== undefined) {
       throw new ConfigurationError('cache.store', 'is required by cache.secret and cache.storeTimeoutMs');
     }
-    // The source id is hashed into keys: short, and no URL in the store's key space.
-    const source = createHash('sha256').update(context.sourceId).digest('base64url').slice(0, 16);
-    this.#keyPrefix = `hashscan-sms:v1:${source}:`;
+    this.#keyPrefix = sharedCacheKey(context.sourceId, '');
   }
 
   /** Entries in the in-process level. */
