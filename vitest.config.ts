@@ -15,6 +15,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
+    // A real Redis for the shared-cache tests: REDIS_URL, or a throw-away redis-server (see the file).
+    globalSetup: ['test/global-redis.ts'],
     testTimeout: 10_000,
     coverage: {
       provider: 'v8',

@@ -33,15 +33,17 @@ export interface SharedCacheOptions {
   readonly secret?: string | Uint8Array;
   /**
    * Longest wait for one store call, in ms. A store that is slower, down or
-   * throws is skipped (the lookup goes on to the service) and left alone for
-   * a second before it is tried again.
+   * throws is skipped (the lookup goes on to the service); after three
+   * failures in a row it is left alone for a second before it is tried again.
    * @defaultValue 50
    */
   readonly storeTimeoutMs?: number;
 }
 
 export const DEFAULT_STORE_TIMEOUT_MS = 50;
-/** After a failed store call, the store is left alone this long (no pile-up of calls to a dead store). */
+/** After this many failed store calls in a row, the store is left alone for {@link STORE_BACKOFF_MS}. */
+export const STORE_FAILURES_BEFORE_BACKOFF = 3;
+/** How long a failing store is left alone (no pile-up of calls queued for a dead store). */
 export const STORE_BACKOFF_MS = 1_000;
 /** At most one log line about store failures per this interval. */
 export const STORE_LOG_INTERVAL_MS = 60_000;
@@ -68,6 +70,7 @@ export class BoundedStore {
   readonly #logger: Logger;
   readonly #name: string;
   #resumeAt = 0;
+  #failuresInARow = 0;
   #loggedAt = Number.NEGATIVE_INFINITY;
   #unlogged = 0;
   readonly counters: StoreCounters = { errors: 0, skipped: 0 };
@@ -105,6 +108,7 @@ export class BoundedStore {
         this.#failed(operation, 'timeout', `no answer within ${this.#timeoutMs} ms`);
         return undefined;
       }
+      this.#failuresInARow = 0;
       return outcome;
     } catch (error) {
       this.#failed(operation, 'error', describe(error));
@@ -117,7 +121,8 @@ export class BoundedStore {
   #failed(operation: string, reason: 'timeout' | 'error', detail: string): void {
     this.counters.errors += 1;
     const now = performance.now();
-    this.#resumeAt = now + STORE_BACKOFF_MS;
+    this.#failuresInARow += 1;
+    if (this.#failuresInARow >= STORE_FAILURES_BEFORE_BACKOFF) this.#resumeAt = now + STORE_BACKOFF_MS;
     if (now - this.#loggedAt < STORE_LOG_INTERVAL_MS) {
       this.#unlogged += 1;
       return;

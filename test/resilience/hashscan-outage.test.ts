@@ -1,6 +1,8 @@
 import { HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { HashScanError } from '../../src/errors/hash-scan-error.js';
 import { decide } from '../../src/hashscan/decide.js';
+import type { ScanOutcome, ScanResult } from '../../src/hashscan/scan-result.js';
 import { HIT, json, MD5, makeClient, NOT_DETECTED, SHA1, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';
 
@@ -10,11 +12,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const outcome = (promise: Promise<unknown>) =>
-  promise.then(
-    (result) => result as { verdict: string },
-    (error: unknown) => ({ verdict: 'error' as const, error: error as { code: string } }),
-  );
+const outcome = (promise: Promise<ScanResult>): Promise<ScanOutcome> =>
+  promise.catch((error: HashScanError) => ({ verdict: 'error' as const, hash: error.hash ?? '', error }));
 
 describe('retry budget in a full outage', () => {
   it('sends one request per call once the budget is spent, instead of 1 + retries', async () => {
