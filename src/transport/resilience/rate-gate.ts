@@ -56,9 +56,14 @@ export class RateGate {
   }
 
   async #wait(signal: AbortLike | undefined, onAbort: () => Error): Promise<void> {
-    // A pause may be extended by another 429 while this attempt sleeps: look again after each wait.
-    for (let now = performance.now(); this.#pausedUntil > now; now = performance.now()) {
-      await this.#sleep(this.#pausedUntil - now, signal, onAbort);
+    // A pause may be extended by another 429 while this attempt sleeps: wait again only then.
+    let until = this.#pausedUntil;
+    let paused = until - performance.now();
+    while (paused > 0) {
+      await this.#sleep(paused, signal, onAbort);
+      if (this.#pausedUntil === until) break;
+      paused = this.#pausedUntil - until;
+      until = this.#pausedUntil;
     }
     if (this.#intervalMs === undefined) return;
     const now = performance.now();
