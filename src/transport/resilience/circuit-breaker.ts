@@ -1,4 +1,4 @@
-/** Where a {@link CircuitBreaker} stands. */
+/** Where a circuit breaker stands: `closed` (calls go through), `open` (calls rejected at once), `half-open` (one probe allowed). */
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
 /** What the breaker says about starting an attempt now. */
