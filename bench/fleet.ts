@@ -8,8 +8,8 @@
  *    callers: requests sent and time to answer every caller, without budget
  *    or breaker, with the retry budget, with budget and breaker (the defaults).
  *
- *   npm run bench:fleet            # full → bench/fleet-results.json
- *   npm run bench:fleet -- --quick # smaller → bench/.tmp/fleet-results.json
+ *   npm run bench:fleet            # full → bench/results.fleet.json
+ *   npm run bench:fleet -- --quick # smaller → bench/.tmp/results.fleet.json
  *
  * Redis: REDIS_URL, else a throw-away redis-server when one is installed;
  * without either, part 1 reports only the separate caches.
@@ -51,12 +51,21 @@ interface Measure {
   requests: number[];
   wallMs: number[];
   cpuMsPerLookup: number[];
+  storeErrors: number[];
+}
+
+interface FleetFigures {
+  readonly requests: Summary;
+  readonly wallMs: Summary;
+  readonly cpuMsPerLookup: Summary;
+  /** Store calls that failed or timed out (shared contender only). */
+  readonly storeErrors: Summary;
 }
 
 export interface FleetResults {
   readonly settings: FleetSettings;
-  readonly sharing: Record<string, { requests: Summary; wallMs: Summary; cpuMsPerLookup: Summary }>;
-  readonly outage: Record<string, { requests: Summary; wallMs: Summary; cpuMsPerLookup: Summary }>;
+  readonly sharing: Record<string, FleetFigures>;
+  readonly outage: Record<string, FleetFigures>;
   readonly redis: string;
 }
 
@@ -96,8 +105,14 @@ async function measure(service: FleetService, run: () => Promise<void>): Promise
   return [service.requests, wall, (used.user + used.system) / 1000];
 }
 
-function record(into: Record<string, Measure>, name: string, [requests, wall, cpu]: number[], lookups: number): void {
-  into[name] ??= { requests: [], wallMs: [], cpuMsPerLookup: [] };
+function record(
+  into: Record<string, Measure>,
+  name: string,
+  [requests, wall, cpu, storeErrors = 0]: number[],
+  lookups: number,
+): void {
+  into[name] ??= { requests: [], wallMs: [], cpuMsPerLookup: [], storeErrors: [] };
+  into[name].storeErrors.push(storeErrors);
   into[name].requests.push(requests as number);
   into[name].wallMs.push(wall as number);
   into[name].cpuMsPerLookup.push((cpu as number) / lookups);
@@ -111,6 +126,7 @@ function summarizeAll(measures: Record<string, Measure>) {
         requests: summarize(m.requests, 0),
         wallMs: summarize(m.wallMs, 0),
         cpuMsPerLookup: summarize(m.cpuMsPerLookup, 4),
+        storeErrors: summarize(m.storeErrors, 0),
       },
     ]),
   );
@@ -126,35 +142,42 @@ export async function fleet(sdk: Sdk, settings: FleetSettings = FLEET_SETTINGS):
   try {
     // 1. Two replicas, separate caches vs one shared Redis.
     const sharing: Record<string, Measure> = {};
-    const contenders: Record<string, (round: number) => Promise<void>> = {
+    /** Each contender runs one round and returns the store calls that failed (timed out). */
+    const contenders: Record<string, (round: number) => Promise<number>> = {
       'separate caches': async (round) => {
         const replicas = [new sdk.HashScanClient(common), new sdk.HashScanClient(common)];
         await runReplicas(replicas, workload(settings, round + 1), settings.concurrency);
+        return 0;
       },
     };
     if (redisUrl !== undefined) {
       const url = redisUrl;
       contenders['shared Redis'] = async (round) => {
         const namespace = randomUUID();
-        const replicas = [0, 1].map(() => {
-          const kv = new Keyv<string>({ store: new KeyvRedis<string>(url), namespace });
-          kv.on('error', () => {});
-          connections.push(kv);
-          return new sdk.HashScanClient({ ...common, cache: { store: kv, secret: SECRET } });
-        });
+        const replicas = await Promise.all(
+          [0, 1].map(async () => {
+            const kv = new Keyv<string>({ store: new KeyvRedis<string>(url), namespace });
+            kv.on('error', () => {});
+            connections.push(kv);
+            // Replicas are long-lived: connect before serving, as the README advises.
+            await kv.get('warm-up');
+            return new sdk.HashScanClient({ ...common, cache: { store: kv, secret: SECRET } });
+          }),
+        );
         await runReplicas(replicas, workload(settings, round + 1), settings.concurrency);
+        return replicas.reduce((sum, replica) => sum + replica.stats().cache.storeErrors, 0);
       };
     }
     for (let round = 0; round < settings.rounds; round++) {
       const names = Object.keys(contenders);
       for (let i = 0; i < names.length; i++) {
         const name = names[(i + round) % names.length] as string;
-        record(
-          sharing,
-          name,
-          await measure(service, () => (contenders[name] as (r: number) => Promise<void>)(round)),
-          settings.lookups,
-        );
+        let storeErrors = 0;
+        const run = contenders[name] as (round: number) => Promise<number>;
+        const figures = await measure(service, async () => {
+          storeErrors = await run(round);
+        });
+        record(sharing, name, [...figures, storeErrors], settings.lookups);
       }
     }
 
@@ -222,18 +245,19 @@ async function runReplicas(
 export function fleetTable(results: FleetResults): string {
   const cell = (s: Summary, unit = ''): string =>
     s.samples.length > 1 ? `${s.median}${unit} (${s.min}–${s.max})` : `${s.median}${unit}`;
-  const rows = (title: string, part: FleetResults['sharing']): string[] => [
-    `| ${title} | requests sent | wall time | CPU per lookup |`,
-    '|---|---|---|---|',
+  const rows = (title: string, part: FleetResults['sharing'], extra = false): string[] => [
+    `| ${title} | requests sent | wall time | CPU per lookup |${extra ? ' store calls failed |' : ''}`,
+    `|---|---|---|---|${extra ? '---|' : ''}`,
     ...Object.entries(part).map(
-      ([name, m]) => `| ${name} | ${cell(m.requests)} | ${cell(m.wallMs, ' ms')} | ${cell(m.cpuMsPerLookup, ' ms')} |`,
+      ([name, m]) =>
+        `| ${name} | ${cell(m.requests)} | ${cell(m.wallMs, ' ms')} | ${cell(m.cpuMsPerLookup, ' ms')} |${extra ? ` ${cell(m.storeErrors)} |` : ''}`,
     ),
   ];
   const s = results.settings;
   return [
     `Two replicas, ${s.lookups} lookups of ${s.unique} distinct hashes, ${s.concurrency} concurrent uploads per replica, service latency ${s.latencyMs} ms (Redis: ${results.redis}):`,
     '',
-    ...rows('contender', results.sharing),
+    ...rows('contender', results.sharing, true),
     '',
     `Full outage (every answer HTTP 503 after ${s.latencyMs} ms), ${s.outageCalls} calls from ${s.outageCallers} concurrent callers, retry { retries: 2, minDelayMs: 50, maxDelayMs: 400 }:`,
     '',
@@ -243,7 +267,7 @@ export function fleetTable(results: FleetResults): string {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const results = await fleet(await loadSdk());
-  const output = QUICK ? `${BENCH_DIR}.tmp/fleet-results.json` : `${BENCH_DIR}fleet-results.json`;
+  const output = QUICK ? `${BENCH_DIR}.tmp/results.fleet.json` : `${BENCH_DIR}results.fleet.json`;
   await mkdir(dirname(output), { recursive: true });
   await writeFile(
     output,

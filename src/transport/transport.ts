@@ -140,8 +140,11 @@ export class Transport {
 
     const run = async (attempt: number): Promise<T> => {
       if (signal?.aborted) throw new AbortError(aborted());
-      const held = this.#admit(exchange, attempts, signal, aborted);
-      if (held !== undefined) await held;
+      // The pre-attempt gate: a 429 pause or the rate limit, then the circuit breaker.
+      const held = this.#resilience.pass(signal, aborted);
+      if (held !== undefined) await held.catch((error: Error) => Promise.reject(new AbortError(error)));
+      const refused = this.#resilience.enter(attempts);
+      if (refused !== undefined) throw new AbortError(exchange.fail(refused));
       attempts = attempt;
       try {
         return exchange.interpret(this.#resilience.answered(await this.#attempt(exchange, attempt)));
@@ -194,42 +197,6 @@ export class Transport {
   /** Counters of this transport: requests, retries, breaker state, retry tokens, throttled time. */
   stats(): TransportStats {
     return this.#resilience.stats();
-  }
-
-  /**
-   * The pre-attempt gate: a 429 pause or the rate limit (a promise only when
-   * one holds the attempt back), then the circuit breaker. Refusals are
-   * p-retry `AbortError`s: nothing was sent, so nothing is retried.
-   */
-  #admit(
-    exchange: Exchange<unknown>,
-    attempts: number,
-    signal: AbortLike | undefined,
-    aborted: () => Error,
-  ): Promise<void> | undefined {
-    const gate = this.#resilience.pass(signal, aborted);
-    if (gate === undefined) {
-      this.#enter(exchange, attempts);
-      return undefined;
-    }
-    return gate.then(
-      () => this.#enter(exchange, attempts),
-      (error: Error) => Promise.reject(new AbortError(error)),
-    );
-  }
-
-  #enter(exchange: Exchange<unknown>, attempts: number): void {
-    const admission = this.#resilience.admit();
-    if (admission.admitted) return;
-    throw new AbortError(
-      exchange.fail({
-        code: 'CIRCUIT_OPEN',
-        message: `the circuit is open after repeated failures of the service; the next probe may go in ${admission.retryInMs} ms`,
-        cause: undefined,
-        attempts,
-        phase: 'connect',
-      }),
-    );
   }
 
   /** One attempt: the response with its whole body, under one time-out. */

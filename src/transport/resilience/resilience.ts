@@ -31,6 +31,18 @@ export interface TransportStats {
   readonly throttledMs: number;
 }
 
+/** The transport failure of an attempt the open circuit refused. */
+export interface CircuitOpenFailure {
+  readonly code: 'CIRCUIT_OPEN';
+  readonly message: string;
+  readonly cause: undefined;
+  readonly attempts: number;
+  /** Nothing left: the request never reached the network. */
+  readonly phase: 'connect';
+}
+
+const ADMITTED: Admission = Object.freeze({ admitted: true });
+
 /**
  * The retry budget, circuit breaker and rate gate of one client, seen from
  * the transport's retry loop: a gate before each attempt, the outcome of each
@@ -63,10 +75,26 @@ export class Resilience {
 
   /** Whether the circuit lets an attempt start now; counts the attempt when it does. */
   admit(): Admission {
-    const admission = this.#breaker?.admit() ?? { admitted: true };
+    const admission = this.#breaker?.admit() ?? ADMITTED;
     if (admission.admitted) this.#requests += 1;
     else this.#rejected += 1;
     return admission;
+  }
+
+  /**
+   * {@link admit} for the transport: `undefined` when the attempt may start,
+   * else the failure to report (nothing was sent, so nothing is retried).
+   */
+  enter(attempts: number): CircuitOpenFailure | undefined {
+    const admission = this.admit();
+    if (admission.admitted) return undefined;
+    return {
+      code: 'CIRCUIT_OPEN',
+      message: `the circuit is open after repeated failures of the service; the next probe may go in ${admission.retryInMs} ms`,
+      cause: undefined,
+      attempts,
+      phase: 'connect',
+    };
   }
 
   /** Records an attempt that got a response; returns it unchanged. */
