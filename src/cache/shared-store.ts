@@ -41,7 +41,12 @@ export interface SharedCacheOptions {
 }
 
 export const DEFAULT_STORE_TIMEOUT_MS = 50;
-/** After this many failed store calls in a row, the store is left alone for {@link STORE_BACKOFF_MS}. */
+/**
+ * After this many failed store calls in a row, the store is left alone for
+ * {@link STORE_BACKOFF_MS}. "In a row" means each started after the previous
+ * failure: calls that were in flight together (a burst of lookups meeting one
+ * slow moment) count once.
+ */
 export const STORE_FAILURES_BEFORE_BACKOFF = 3;
 /** How long a failing store is left alone (no pile-up of calls queued for a dead store). */
 export const STORE_BACKOFF_MS = 1_000;
@@ -71,6 +76,7 @@ export class BoundedStore {
   readonly #name: string;
   #resumeAt = 0;
   #failuresInARow = 0;
+  #lastFailureAt = Number.NEGATIVE_INFINITY;
   #loggedAt = Number.NEGATIVE_INFINITY;
   #unlogged = 0;
   readonly counters: StoreCounters = { errors: 0, skipped: 0 };
@@ -97,6 +103,7 @@ export class BoundedStore {
       this.counters.skipped += 1;
       return undefined;
     }
+    const started = performance.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -105,23 +112,24 @@ export class BoundedStore {
       // `run()` may throw synchronously or return a non-promise: Promise.resolve().then covers both.
       const outcome = await Promise.race([Promise.resolve().then(run), timeout]);
       if (outcome === TIMED_OUT) {
-        this.#failed(operation, 'timeout', `no answer within ${this.#timeoutMs} ms`);
+        this.#failed(operation, started, 'timeout', `no answer within ${this.#timeoutMs} ms`);
         return undefined;
       }
       this.#failuresInARow = 0;
       return outcome;
     } catch (error) {
-      this.#failed(operation, 'error', describe(error));
+      this.#failed(operation, started, 'error', describe(error));
       return undefined;
     } finally {
       clearTimeout(timer);
     }
   }
 
-  #failed(operation: string, reason: 'timeout' | 'error', detail: string): void {
+  #failed(operation: string, started: number, reason: 'timeout' | 'error', detail: string): void {
     this.counters.errors += 1;
     const now = performance.now();
-    this.#failuresInARow += 1;
+    if (started >= this.#lastFailureAt) this.#failuresInARow += 1;
+    this.#lastFailureAt = now;
     if (this.#failuresInARow >= STORE_FAILURES_BEFORE_BACKOFF) this.#resumeAt = now + STORE_BACKOFF_MS;
     if (now - this.#loggedAt < STORE_LOG_INTERVAL_MS) {
       this.#unlogged += 1;

@@ -226,3 +226,31 @@ describe('shared cache level', () => {
     }
   });
 });
+
+describe('BoundedStore back-off', () => {
+  it('counts calls that failed together as one failure, so a burst meeting one slow moment does not bench the store', async () => {
+    const { BoundedStore } = await import('../../src/cache/shared-store.js');
+    let slow = true;
+    let calls = 0;
+    const store: SharedStore = {
+      get: () => {
+        calls += 1;
+        return slow ? new Promise<never>(() => {}) : Promise.resolve('value');
+      },
+      set: async () => true,
+      delete: async () => true,
+    };
+    const bounded = new BoundedStore(store, { timeoutMs: 20, logger: recordingLogger().logger, name: 'test' });
+    await Promise.all(Array.from({ length: 10 }, () => bounded.get('k')));
+    slow = false;
+    await expect(bounded.get('k')).resolves.toBe('value');
+    expect(calls).toBe(11);
+    expect(bounded.counters).toEqual({ errors: 10, skipped: 0 });
+    // Three failures one after another do bench it.
+    slow = true;
+    for (let i = 0; i < 3; i++) await bounded.get('k');
+    slow = false;
+    await expect(bounded.get('k')).resolves.toBeUndefined();
+    expect(bounded.counters).toEqual({ errors: 13, skipped: 1 });
+  });
+});
