@@ -54,7 +54,8 @@ export const NO_CACHE_STATS: CacheStats = Object.freeze({
 /** What the verdict cache needs of its client. */
 export interface VerdictCacheContext extends Omit<InterpretContext, 'query'> {
   readonly sourceId: string;
-  readonly apiKey: string;
+  /** The fixed API key the default `cache.secret` derives from; `undefined` when it comes from a provider. */
+  readonly apiKey: string | undefined;
   readonly logger: Logger;
 }
 
@@ -95,7 +96,13 @@ export class VerdictCache {
         logger: context.logger,
         name: 'hashscan',
       });
-      this.#secret = cacheSecret(options.secret, context.apiKey, context.sourceId);
+      if (options.secret === undefined && context.apiKey === undefined) {
+        throw new ConfigurationError(
+          'cache.secret',
+          'is required with cache.store when apiKey is a provider: a secret derived from rotating keys could not be shared',
+        );
+      }
+      this.#secret = cacheSecret(options.secret, context.apiKey ?? '', context.sourceId);
     } else if (options.secret !== undefined || options.storeTimeoutMs !== undefined) {
       throw new ConfigurationError('cache.store', 'is required by cache.secret and cache.storeTimeoutMs');
     }

@@ -14,6 +14,8 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  * - `ABORTED`: the caller's `signal` aborted.
  * - `CIRCUIT_OPEN`: the service failed repeatedly and the circuit breaker is
  *   open; nothing was sent. Try again after the cool-down.
+ * - `CREDENTIALS`: the `apiKey` provider threw, timed out or returned no key;
+ *   nothing was sent.
  *
  * None of them means "not detected": treat the file as unknown (see `decide`).
  */
@@ -26,7 +28,8 @@ export type HashScanErrorCode =
   | 'STATUS_NOT_SUCCESS'
   | 'INVALID_RESPONSE'
   | 'ABORTED'
-  | 'CIRCUIT_OPEN';
+  | 'CIRCUIT_OPEN'
+  | 'CREDENTIALS';
 
 /** Fields of a {@link HashScanError}. */
 export interface HashScanErrorInit extends HashScanSmsErrorInit {

@@ -254,3 +254,19 @@ describe('BoundedStore back-off', () => {
     expect(bounded.counters).toEqual({ errors: 13, skipped: 1 });
   });
 });
+
+describe('cache.secret with an apiKey provider', () => {
+  it('is required next to cache.store (keys that rotate cannot seal shared entries)', () => {
+    expect(() => makeClient({ apiKey: () => API_KEY, cache: { store: new MemoryStore() } })).toThrow(
+      /cache\.secret: is required with cache\.store when apiKey is a provider/,
+    );
+  });
+
+  it('lets replicas with rotating keys share entries when set', async () => {
+    const requests = serveLookup(server, () => json(NOT_DETECTED));
+    const store = new MemoryStore();
+    await makeClient({ apiKey: () => 'key-generation-1', cache: { store, secret: SECRET } }).scan(SHA256);
+    await makeClient({ apiKey: () => 'key-generation-2', cache: { store, secret: SECRET } }).scan(SHA256);
+    expect(requests).toHaveLength(1);
+  });
+});
