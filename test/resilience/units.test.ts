@@ -86,6 +86,18 @@ describe('CircuitBreaker', () => {
     expect(breaker.admit()).toEqual({ admitted: false, retryInMs: 1_000 });
   });
 
+  it('lets another probe through when the first never reports, after one cool-down', () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const breaker = new CircuitBreaker(1, 100);
+    breaker.onFailure();
+    vi.advanceTimersByTime(100);
+    expect(breaker.admit().admitted).toBe(true);
+    vi.advanceTimersByTime(99);
+    expect(breaker.admit().admitted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(breaker.admit().admitted).toBe(true);
+  });
+
   it('frees the probe slot when the probe ends without evidence (aborted)', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const breaker = new CircuitBreaker(1, 10);

@@ -21,6 +21,7 @@ export class CircuitBreaker {
   #failures = 0;
   #openedAt = 0;
   #probing = false;
+  #probeStartedAt = 0;
 
   constructor(failureThreshold: number, cooldownMs: number) {
     this.#failureThreshold = failureThreshold;
@@ -33,17 +34,22 @@ export class CircuitBreaker {
     return this.#state;
   }
 
-  /** Whether an attempt may start; in half-open, only the one probe may. */
+  /**
+   * Whether an attempt may start; in half-open, only the one probe may. A
+   * probe that never reports (its request could not even be built) holds
+   * the slot for one cool-down at most.
+   */
   admit(): Admission {
     const state = this.state;
     if (state === 'closed') return ADMITTED;
-    if (state === 'half-open' && !this.#probing) {
+    const now = performance.now();
+    if (state === 'half-open' && (!this.#probing || now - this.#probeStartedAt >= this.#cooldownMs)) {
       this.#state = 'half-open';
       this.#probing = true;
+      this.#probeStartedAt = now;
       return ADMITTED;
     }
-    const retryInMs =
-      state === 'open' ? Math.max(0, Math.ceil(this.#openedAt + this.#cooldownMs - performance.now())) : 0;
+    const retryInMs = state === 'open' ? Math.max(0, Math.ceil(this.#openedAt + this.#cooldownMs - now)) : 0;
     return { admitted: false, retryInMs };
   }
 
