@@ -4,6 +4,7 @@ import type { UndiciDispatcher } from './dispatcher.js';
 import { type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
 import { type Redactor, redactError } from './redact.js';
+import { trackRequestWrites } from './request-written.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
 import { createKy, dispatchTarget, type Sending, sendWithDispatcher, sendWithKy } from './sending.js';
 import { sleep } from './sleep.js';
@@ -111,7 +112,8 @@ export class Transport {
       this.#start = (url, request, attempt) => sendWithKy(client, url, request, attempt);
     } else {
       const target = dispatchTarget(settings.baseUrl);
-      this.#start = (_url, request, attempt) => sendWithDispatcher(dispatcher, target, request, attempt);
+      const tracked = trackRequestWrites(dispatcher);
+      this.#start = (_url, request, attempt) => sendWithDispatcher(tracked, target, request, attempt);
     }
   }
 
