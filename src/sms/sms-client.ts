@@ -5,8 +5,8 @@ import { type CommonClientOptions, requiredSetting, resolveTransportSettings } f
 import type { Redactor } from '../transport/redact.js';
 import { type Exchange, Transport } from '../transport/transport.js';
 import { interpretSendResponse } from './interpret-response.js';
-import { invalidParameter } from './invalid-parameter.js';
 import { type SigningContext, type SmsMethod, signedSendRequest } from './outgoing-request.js';
+import { checkSendOptions } from './send-options.js';
 import { type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
 import { createSmsRedactor, maskAccessKeyId } from './sms-redactor.js';
@@ -172,9 +172,8 @@ export class SmsClient {
    * @returns The service's acknowledgement: `Code: "OK"` on HTTP 2xx.
    * @throws {SmsError} for every other outcome; read `code` and `outcome`.
    */
-  async send(request: SendSmsRequest, options: SendSmsOptions = {}): Promise<SendSmsResult> {
-    const method = options.method ?? this.method;
-    if (!METHODS.has(method)) throw invalidParameter('method', 'must be "GET" or "POST"');
+  async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
+    const { method, signal } = checkSendOptions(options, this.method);
     const params = toSendParams(request);
     // Every signature of this send is hidden from its errors, even if the service echoes one back.
     const signatures: string[] = [];
@@ -200,7 +199,7 @@ export class SmsClient {
       },
       fail: (failure) => track(sendFailureError(failure, mayHaveSent)),
       isRetryable: (error) => isRetryableSend(error, this.#retryUnknownOutcome),
-      signal: options.signal,
+      signal,
     };
     return this.#transport.send(exchange);
   }
