@@ -1,6 +1,7 @@
 export { SmsError, type SmsErrorCode, type SmsErrorInit, type SmsOutcome } from '../errors/sms-error.js';
 export { estimateSmsCount, renderTemplate } from './billing.js';
 export type { SmsMethod } from './outgoing-request.js';
+export { MAX_PHONE_NUMBERS } from './phone-numbers.js';
 export type { SendSmsRequest } from './send-request.js';
 export type { SendSmsResult } from './send-result.js';
 export { canonicalQuery, computeSignature, percentEncode, stringToSign, verifySignature } from './signing/index.js';
