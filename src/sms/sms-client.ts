@@ -140,7 +140,8 @@ export class SmsClient {
       name: 'sms',
       redact: this.#redact,
     });
-    this.#transport = new Transport(settings);
+    // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
+    this.#transport = new Transport({ ...settings, trackWrites: true });
     this.baseUrl = settings.baseUrl;
 
     const method = options.method ?? 'POST';

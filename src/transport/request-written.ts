@@ -46,6 +46,11 @@ function watchHandler(handler: object, onStart: () => void): object {
   });
 }
 
+/** A dispatcher used as is: its failures are classified by their codes alone. */
+export function untrackedDispatcher(dispatcher: UndiciDispatcher): WriteTrackingDispatcher {
+  return { dispatcher, written: () => undefined };
+}
+
 /**
  * Composes an interceptor onto a dispatcher (undici's public
  * `Dispatcher.compose()`) that records which requests reached a socket. A dispatcher without `compose` (a hand-written double) is
@@ -53,7 +58,7 @@ function watchHandler(handler: object, onStart: () => void): object {
  */
 export function trackRequestWrites(dispatcher: UndiciDispatcher): WriteTrackingDispatcher {
   const compose: unknown = (dispatcher as { compose?: unknown }).compose;
-  if (typeof compose !== 'function') return { dispatcher, written: () => undefined };
+  if (typeof compose !== 'function') return untrackedDispatcher(dispatcher);
   // Keyed by the options object, which undici passes unchanged from `request()` to `dispatch()`.
   const dispatched = new WeakSet<object>();
   const started = new WeakSet<object>();
