@@ -56,7 +56,7 @@ export function createTestCertificate(): TestCertificate {
  * - `corrupt-record`: answers `200` headers and the start of a body, then
  *   writes a forged application-data record (valid header, garbage payload:
  *   the client fails to decrypt it) straight onto the TCP socket, and closes.
- * - `corrupt-header`: the same with a garbage record header.
+ * - `corrupt-header`: the same with a record header of the wrong version.
  * - `answer`: a normal service answer.
  */
 export type TlsBehaviour = 'corrupt-record' | 'corrupt-header' | 'answer';
@@ -75,7 +75,8 @@ export interface TlsLoopback {
 }
 
 const FORGED_RECORD = Buffer.concat([Buffer.from([0x17, 0x03, 0x03, 0x00, 0x20]), Buffer.alloc(32, 0x41)]);
-const GARBAGE_HEADER = Buffer.alloc(37, 0x41);
+// An application-data record claiming TLS 1.0: OpenSSL 3 reports `ERR_SSL_WRONG_VERSION_NUMBER`.
+const GARBAGE_HEADER = Buffer.concat([Buffer.from([0x17, 0x03, 0x01, 0x00, 0x20]), Buffer.alloc(32, 0x41)]);
 const OK_BODY = JSON.stringify({ Code: 'OK', Message: 'OK', RequestId: 'tls-loopback-1' });
 
 /** Whole requests in `buffer`: headers plus `content-length` bytes of body. */
