@@ -1,4 +1,3 @@
-import { SmsError } from '../errors/sms-error.js';
 import { invalidParameter } from './invalid-parameter.js';
 import { guarded, readField } from './read-field.js';
 
@@ -45,9 +44,9 @@ function checkNumber(value: unknown, parameter: string): string {
  * @throws {SmsError} `InvalidParameter` naming `phoneNumbers` or `phoneNumbers[i]`.
  */
 export function phoneNumbersParam(value: unknown): string {
-  if (!guarded('phoneNumbers', () => Array.isArray(value), isSmsError)) return checkNumber(value, 'phoneNumbers');
+  if (!guarded('phoneNumbers', () => Array.isArray(value))) return checkNumber(value, 'phoneNumbers');
   const list = value as readonly unknown[];
-  const length = guarded('phoneNumbers', () => list.length, isSmsError);
+  const length = guarded('phoneNumbers', () => list.length);
   if (length === 0) throw invalidParameter('phoneNumbers', 'must hold at least one phone number');
   if (length > MAX_PHONE_NUMBERS) {
     throw invalidParameter('phoneNumbers', `must hold at most ${MAX_PHONE_NUMBERS} phone numbers`);
@@ -64,5 +63,3 @@ export function phoneNumbersParam(value: unknown): string {
   }
   return [...seen.keys()].join(',');
 }
-
-const isSmsError = (error: unknown): boolean => error instanceof SmsError;

@@ -1,3 +1,4 @@
+import { SmsError } from '../errors/sms-error.js';
 import { invalidParameter } from './invalid-parameter.js';
 
 /**
@@ -13,12 +14,12 @@ export function readField(source: object, key: PropertyKey, parameter: string): 
   }
 }
 
-/** Runs a check of the caller's input; anything but our own error thrown inside becomes `InvalidParameter`. */
-export function guarded<T>(parameter: string, check: () => T, isOwnError: (error: unknown) => boolean): T {
+/** Runs a check of the caller's input; anything but an `SmsError` thrown inside becomes `InvalidParameter`. */
+export function guarded<T>(parameter: string, check: () => T): T {
   try {
     return check();
   } catch (error) {
-    if (isOwnError(error)) throw error;
+    if (error instanceof SmsError) throw error;
     throw invalidParameter(parameter, 'could not be read (inspecting it threw)');
   }
 }

@@ -1,4 +1,3 @@
-import { SmsError } from '../errors/sms-error.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { invalidParameter } from './invalid-parameter.js';
 import type { SmsMethod } from './outgoing-request.js';
@@ -11,8 +10,6 @@ export interface CheckedSendOptions {
   readonly method: SmsMethod;
   readonly signal: AbortLike | undefined;
 }
-
-const isSmsError = (error: unknown): boolean => error instanceof SmsError;
 
 /** An `AbortSignal`, or anything shaped like one (a polyfill's), as the transport uses it. */
 function isAbortLike(value: unknown): value is AbortLike {
@@ -37,7 +34,7 @@ export function checkSendOptions(options: unknown, defaultMethod: SmsMethod): Ch
   const method = readField(options, 'method', 'method') ?? defaultMethod;
   if (!METHODS.has(method)) throw invalidParameter('method', 'must be "GET" or "POST"');
   const signal = readField(options, 'signal', 'signal');
-  if (signal !== undefined && !guarded('signal', () => isAbortLike(signal), isSmsError)) {
+  if (signal !== undefined && !guarded('signal', () => isAbortLike(signal))) {
     throw invalidParameter('signal', 'must be an AbortSignal');
   }
   return { method: method as SmsMethod, signal: signal as AbortLike | undefined };

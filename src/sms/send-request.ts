@@ -1,4 +1,3 @@
-import { SmsError } from '../errors/sms-error.js';
 import { invalidParameter, signableString } from './invalid-parameter.js';
 import { phoneNumbersParam } from './phone-numbers.js';
 import { guarded, readField } from './read-field.js';
@@ -76,7 +75,7 @@ export function toSendParams(request: SendSmsRequest): SendSmsParams {
     throw invalidParameter('request', 'must be an object');
   }
   // A Proxy can throw from `ownKeys`: bad input, reported as such.
-  const keys = guarded('request', () => Object.keys(request), isSmsError);
+  const keys = guarded('request', () => Object.keys(request));
   for (const key of keys) {
     if (!FIELDS.has(key)) {
       throw invalidParameter(key, `is not a request field (expected one of ${[...FIELDS].join(', ')})`);
@@ -93,8 +92,6 @@ export function toSendParams(request: SendSmsRequest): SendSmsParams {
     ...(outId !== undefined && { OutId: outId }),
   };
 }
-
-const isSmsError = (error: unknown): boolean => error instanceof SmsError;
 
 function required(value: unknown, parameter: string): string {
   if (value === undefined) throw invalidParameter(parameter, 'is required');

@@ -1,4 +1,3 @@
-import { SmsError } from '../errors/sms-error.js';
 import { invalidParameter, signableString } from './invalid-parameter.js';
 import { guarded } from './read-field.js';
 import { isWellFormed } from './well-formed.js';
@@ -20,8 +19,6 @@ export interface NormalizedTemplateParam {
   readonly json: string;
   readonly values: Readonly<Record<string, string>>;
 }
-
-const isSmsError = (error: unknown): boolean => error instanceof SmsError;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -98,16 +95,12 @@ export function normalizeTemplateParam(value: unknown, parameter = 'templatePara
     return { json, values: checkVariables(Object.entries(parsed), parameter, false) };
   }
   // A Proxy or getters can throw while being inspected: that is bad input too, not a crash.
-  const entries = guarded(
-    parameter,
-    () => {
-      if (!isPlainObject(value)) {
-        throw invalidParameter(parameter, 'must be an object of template variables or its JSON text');
-      }
-      return Object.entries(value);
-    },
-    isSmsError,
-  );
+  const entries = guarded(parameter, () => {
+    if (!isPlainObject(value)) {
+      throw invalidParameter(parameter, 'must be an object of template variables or its JSON text');
+    }
+    return Object.entries(value);
+  });
   const values = checkVariables(entries, parameter, true);
   return { json: JSON.stringify(values), values };
 }
