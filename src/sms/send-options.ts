@@ -8,7 +8,8 @@ const METHODS: ReadonlySet<unknown> = new Set<SmsMethod>(['GET', 'POST']);
 /** The checked per-call options of a send. */
 export interface CheckedSendOptions {
   readonly method: SmsMethod;
-  readonly signal: AbortLike | undefined;
+  /** An `AbortSignal`, or a polyfill's signal with the same shape (all the transport uses of it). */
+  readonly signal: AbortSignal | undefined;
 }
 
 /** An `AbortSignal`, or anything shaped like one (a polyfill's), as the transport uses it. */
@@ -37,5 +38,5 @@ export function checkSendOptions(options: unknown, defaultMethod: SmsMethod): Ch
   if (signal !== undefined && !guarded('signal', () => isAbortLike(signal))) {
     throw invalidParameter('signal', 'must be an AbortSignal');
   }
-  return { method: method as SmsMethod, signal: signal as AbortLike | undefined };
+  return { method: method as SmsMethod, signal: signal as AbortSignal | undefined };
 }
