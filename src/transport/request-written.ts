@@ -52,13 +52,22 @@ export function untrackedDispatcher(dispatcher: UndiciDispatcher): WriteTracking
 }
 
 /**
+ * undici's `MockAgent` fails a `replyWithError` interception without the
+ * connection step, whatever error it simulates (a reset after writing, say):
+ * there the fact would contradict what the same error means on a real
+ * socket, so tests with a `MockAgent` are classified by error code.
+ */
+const isMockAgent = (dispatcher: UndiciDispatcher): boolean =>
+  typeof (dispatcher as { disableNetConnect?: unknown }).disableNetConnect === 'function';
+
+/**
  * Composes an interceptor onto a dispatcher (undici's public
  * `Dispatcher.compose()`) that records which requests reached a socket. A dispatcher without `compose` (a hand-written double) is
- * used as is, and every fact is `undefined`.
+ * used as is, and every fact is `undefined`; so is a `MockAgent`.
  */
 export function trackRequestWrites(dispatcher: UndiciDispatcher): WriteTrackingDispatcher {
   const compose: unknown = (dispatcher as { compose?: unknown }).compose;
-  if (typeof compose !== 'function') return untrackedDispatcher(dispatcher);
+  if (typeof compose !== 'function' || isMockAgent(dispatcher)) return untrackedDispatcher(dispatcher);
   // Keyed by the options object, which undici passes unchanged from `request()` to `dispatch()`.
   const dispatched = new WeakSet<object>();
   const started = new WeakSet<object>();

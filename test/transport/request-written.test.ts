@@ -137,3 +137,30 @@ describe('trackRequestWrites', () => {
     expect(seen[0]).toBe('handler');
   });
 });
+
+describe('SmsClient over an undici MockAgent (classified by code, as on a real socket)', () => {
+  const errorWith = (code: string) => Object.assign(new Error(code), { code });
+
+  it.each([
+    ['ECONNRESET', 'OUTCOME_UNKNOWN', 'unknown', 1],
+    ['ECONNREFUSED', 'NETWORK', 'not_sent', 3],
+  ])('replyWithError(%s) → %s', async (code, smsCode, outcome, attempts) => {
+    const { MockAgent } = await import('undici');
+    const { SmsClient } = await import('../../src/sms/index.js');
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent.get('https://sms.test').intercept({ path: '/', method: 'POST' }).replyWithError(errorWith(code)).times(3);
+    const client = new SmsClient({
+      accessKeyId: 'testKeyId0123',
+      accessKeySecret: 'testSecret4567',
+      baseUrl: 'https://sms.test',
+      dispatcher: agent,
+      retry: { retries: 2, minDelayMs: 1, maxDelayMs: 5 },
+    });
+    const error = await client
+      .send({ phoneNumbers: '13800000000', templateCode: 'SMS_1', templateParam: {} })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: smsCode, outcome, attempts });
+    await agent.close();
+  });
+});
