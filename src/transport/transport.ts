@@ -4,6 +4,7 @@ import type { UndiciDispatcher } from './dispatcher.js';
 import { attemptLine, type DescribeResponse, emitLine, type LogFields, type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
 import { type Redactor, redactError } from './redact.js';
+import { trackRequestWrites, untrackedDispatcher } from './request-written.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
 import { createKy, dispatchTarget, type Sending, sendWithDispatcher, sendWithKy } from './sending.js';
 import { sleep } from './sleep.js';
@@ -25,6 +26,12 @@ export interface TransportSettings {
   readonly fetch: FetchLike | undefined;
   /** Sends with undici's `dispatcher.request()` instead of `fetch` (opt-in, never with `fetch`). */
   readonly dispatcher: UndiciDispatcher | undefined;
+  /**
+   * Records on the dispatcher path whether each request reached a socket, so
+   * that fact (not an error code) decides the failure phase. Costs a few
+   * microseconds per request; worth it where a repeat is harmful (SMS).
+   */
+  readonly trackWrites?: boolean;
   readonly logger: Logger;
   /** Scrubs secrets from every URL, message and stack the transport emits. */
   readonly redact: Redactor;
@@ -118,7 +125,8 @@ export class Transport {
       this.#start = (url, request, attempt) => sendWithKy(client, url, request, attempt);
     } else {
       const target = dispatchTarget(settings.baseUrl);
-      this.#start = (_url, request, attempt) => sendWithDispatcher(dispatcher, target, request, attempt);
+      const tracked = settings.trackWrites ? trackRequestWrites(dispatcher) : untrackedDispatcher(dispatcher);
+      this.#start = (_url, request, attempt) => sendWithDispatcher(tracked, target, request, attempt);
     }
   }
 
