@@ -24,6 +24,7 @@ export {
   type ScanOptions,
   type ScanProgress,
 } from './hashscan/hashscan-client.js';
+export type { FileScanOutcome, ScanFileOptions } from './hashscan/scan-outcome.js';
 export type {
   IndexedScanOutcome,
   MaliciousResult,
@@ -41,7 +42,8 @@ export type {
   DispatchSignal,
   UndiciDispatcher,
 } from './transport/dispatcher.js';
-export type { Logger } from './transport/logger.js';
+export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './transport/logger.js';
+export { redactUrlParams, SECRET_QUERY_PARAMS } from './transport/redact-url-params.js';
 export type { CircuitState } from './transport/resilience/circuit-breaker.js';
 export type { TransportStats } from './transport/resilience/resilience.js';
 export type {

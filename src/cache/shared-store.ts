@@ -1,4 +1,4 @@
-import type { Logger } from '../transport/logger.js';
+import { emitLine, type Logger } from '../transport/logger.js';
 
 /**
  * A Keyv-compatible store: what the shared cache level needs of it. A
@@ -71,7 +71,8 @@ const TIMED_OUT = Symbol('timed out');
  */
 export class BoundedStore {
   readonly #store: SharedStore;
-  readonly #timeoutMs: number;
+  /** Longest wait for one store call, in ms. */
+  readonly timeoutMs: number;
   readonly #logger: Logger;
   readonly #name: string;
   #resumeAt = 0;
@@ -83,7 +84,7 @@ export class BoundedStore {
 
   constructor(store: SharedStore, options: { timeoutMs: number; logger: Logger; name: string }) {
     this.#store = store;
-    this.#timeoutMs = options.timeoutMs;
+    this.timeoutMs = options.timeoutMs;
     this.#logger = options.logger;
     this.#name = options.name;
   }
@@ -107,12 +108,12 @@ export class BoundedStore {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-        timer = setTimeout(resolve, this.#timeoutMs, TIMED_OUT);
+        timer = setTimeout(resolve, this.timeoutMs, TIMED_OUT);
       });
       // `run()` may throw synchronously or return a non-promise: Promise.resolve().then covers both.
       const outcome = await Promise.race([Promise.resolve().then(run), timeout]);
       if (outcome === TIMED_OUT) {
-        this.#failed(operation, started, 'timeout', `no answer within ${this.#timeoutMs} ms`);
+        this.#failed(operation, started, 'timeout', `no answer within ${this.timeoutMs} ms`);
         return undefined;
       }
       this.#failuresInARow = 0;
@@ -135,9 +136,11 @@ export class BoundedStore {
       this.#unlogged += 1;
       return;
     }
-    this.#logger.warn(
+    emitLine(
+      this.#logger,
+      'warn',
       `${this.#name}: shared cache store ${operation} failed (${detail}); lookups go to the service meanwhile`,
-      { operation, reason, detail, failuresNotLogged: this.#unlogged },
+      { client: this.#name, code: detail, reason, failuresNotLogged: this.#unlogged },
     );
     this.#loggedAt = now;
     this.#unlogged = 0;

@@ -4,7 +4,7 @@ import type { NormalizedHash } from '../hashscan/hash-algorithm.js';
 import type { InterpretContext } from '../hashscan/interpret-response.js';
 import type { ScanResult } from '../hashscan/scan-result.js';
 import { positiveMs } from '../transport/client-options.js';
-import type { Logger } from '../transport/logger.js';
+import { emitLine, type Logger } from '../transport/logger.js';
 import { digestAliases } from './digest-aliases.js';
 import { ScanCache, type ScanCacheOptions } from './memory-cache.js';
 import { cacheSecret, openEntry, sealEntry } from './sealed-entry.js';
@@ -114,6 +114,14 @@ export class VerdictCache {
     return this.#memory.size;
   }
 
+  /** The effective settings, defaults applied (for `toJSON()` and `inspect`; never the secret). */
+  get settings(): Record<string, unknown> {
+    return {
+      ...this.#memory.settings,
+      ...(this.#store !== undefined && { store: 'shared', storeTimeoutMs: this.#store.timeoutMs }),
+    };
+  }
+
   /** The in-process level only: synchronous, for the hot path. */
   get(hash: string): ScanResult | undefined {
     const result = this.#memory.get(hash);
@@ -182,9 +190,14 @@ export class VerdictCache {
     const now = performance.now();
     if (now - this.#rejectLoggedAt < STORE_LOG_INTERVAL_MS) return;
     this.#rejectLoggedAt = now;
-    this.#context.logger.warn(`hashscan: ignored a shared cache entry (${reason}); asking the service`, {
-      hash,
-      reason,
-    });
+    emitLine(
+      this.#context.logger,
+      'warn',
+      `hashscan: ignored a shared cache entry for ${hash} (${reason}); asking the service`,
+      {
+        client: 'hashscan',
+        reason,
+      },
+    );
   }
 }

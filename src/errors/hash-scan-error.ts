@@ -16,6 +16,8 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  *   open; nothing was sent. Try again after the cool-down.
  * - `CREDENTIALS`: the `apiKey` provider threw, timed out or returned no key;
  *   nothing was sent.
+ * - `FILE_UNREADABLE`: `scanFile` could not read the file (missing, a
+ *   directory, no permission); nothing was sent.
  *
  * None of them means "not detected": treat the file as unknown (see `decide`).
  */
@@ -29,7 +31,8 @@ export type HashScanErrorCode =
   | 'INVALID_RESPONSE'
   | 'ABORTED'
   | 'CIRCUIT_OPEN'
-  | 'CREDENTIALS';
+  | 'CREDENTIALS'
+  | 'FILE_UNREADABLE';
 
 /** Fields of a {@link HashScanError}. */
 export interface HashScanErrorInit extends HashScanSmsErrorInit {

@@ -35,7 +35,7 @@ function recordingLogger() {
   const record = (message: string, details?: unknown): void => {
     lines.push({ message, details });
   };
-  return { lines, logger: { debug: () => {}, info: () => {}, warn: record, error: record } };
+  return { lines, logger: { structured: true, debug: () => {}, info: () => {}, warn: record, error: record } };
 }
 
 describe('shared cache level', () => {
@@ -90,7 +90,7 @@ describe('shared cache level', () => {
     expect(requests).toHaveLength(2);
     expect(client.stats().cache).toMatchObject({ sharedRejected: 1, sharedHits: 0 });
     expect(lines.map((line) => line.message)).toEqual([
-      'hashscan: ignored a shared cache entry (bad MAC); asking the service',
+      `hashscan: ignored a shared cache entry for ${SHA256} (bad MAC); asking the service`,
     ]);
     // The entry was rewritten under this client's secret: a third replica reads it.
     await replica(store).scan(SHA256);
