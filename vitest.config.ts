@@ -16,7 +16,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
-    globalSetup: ['./test/global-setup.ts'],
+    // Its own TMPDIR per run; and a real Redis for the shared-cache tests (REDIS_URL, or a throw-away redis-server).
+    globalSetup: ['./test/global-setup.ts', './test/global-redis.ts'],
     testTimeout: 10_000,
     coverage: {
       provider: 'v8',
