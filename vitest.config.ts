@@ -15,6 +15,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
+    // Bundles the CLI once for the tests that run it as a child process (test/cli/).
+    globalSetup: ['test/cli/build-cli.ts'],
     testTimeout: 10_000,
     coverage: {
       provider: 'v8',
