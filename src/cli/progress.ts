@@ -68,7 +68,9 @@ export class Progress {
   }
 
   #draw(): void {
-    const width = Math.max((this.#err.columns ?? 80) - 1, 20);
+    // A pseudo-terminal without a size reports 0 columns.
+    const columns = this.#err.columns !== undefined && this.#err.columns > 0 ? this.#err.columns : 80;
+    const width = Math.max(columns - 1, 20);
     this.#err.write(`${CLEAR_LINE}${this.text().slice(0, width)}`);
     this.#shown = true;
   }
