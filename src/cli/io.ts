@@ -65,6 +65,13 @@ function safeJson(value: unknown): string {
   }
 }
 
+/** Resolves once everything written to `stream` so far has been handed to the operating system. */
+export function flushed(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.write('', () => resolve());
+  });
+}
+
 /** A message for any thrown value, without calling `String()` on unchecked input. */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;

@@ -9,7 +9,7 @@ import { sandboxCommand } from './commands/sandbox.js';
 import { scanCommand } from './commands/scan.js';
 import { smsSendCommand } from './commands/sms-send.js';
 import { smsSignCommand } from './commands/sms-sign.js';
-import { type Io, messageOf, SecretMask } from './io.js';
+import { flushed, type Io, messageOf, SecretMask } from './io.js';
 import { EXIT, UsageError } from './usage-error.js';
 
 const COMMANDS: readonly Command[] = [scanCommand, lookupCommand, smsSendCommand, smsSignCommand, sandboxCommand];
@@ -94,6 +94,8 @@ async function runProcess(): Promise<void> {
     { out: process.stdout, err: process.stderr, stdin: process.stdin, env: process.env },
     controller.signal,
   );
+  // stdout to a pipe is asynchronous: exit only once every result is out.
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(code);
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EICAR_RECORD } from '../../src/testing/defaults.js';
 import { type Sandbox, startSandbox } from '../../src/testing/sandbox.js';
-import { collect, csvRecords, parseNdjson, runCli, startCli } from './run-cli.js';
+import { csvRecords, parseNdjson, runCli, startCli } from './run-cli.js';
 
 const hashOf = (n: number): string => createHash('sha256').update(`stored file ${n}`).digest('hex');
 const CLEAN = hashOf(0);

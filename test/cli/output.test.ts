@@ -11,7 +11,14 @@ import { parseCsv } from './run-cli.js';
 
 /** A stream double that keeps what is written. */
 function sink(): NodeJS.WritableStream & { text: string; columns: number } {
-  const out = { text: '', columns: 40, write: (chunk: string) => ((out.text += chunk), true) };
+  const out = {
+    text: '',
+    columns: 40,
+    write: (chunk: string): boolean => {
+      out.text += chunk;
+      return true;
+    },
+  };
   return out as unknown as NodeJS.WritableStream & { text: string; columns: number };
 }
 
@@ -109,8 +116,11 @@ describe('RangeSet', () => {
         }
         // Ranges are disjoint and not adjacent: the smallest form.
         const ranges = set.toJSON();
-        for (let i = 1; i < ranges.length; i += 1)
-          expect((ranges[i] as number[])[0]).toBeGreaterThan((ranges[i - 1] as number[])[1] + 1);
+        for (let i = 1; i < ranges.length; i += 1) {
+          const [start] = ranges[i] as [number, number];
+          const [, previousEnd] = ranges[i - 1] as [number, number];
+          expect(start).toBeGreaterThan(previousEnd + 1);
+        }
       }),
     );
   });

@@ -5,7 +5,7 @@ import type { ScanOutcome } from '../../index.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
 import { connectHashScan, wholeNumber } from '../config.js';
 import { type HashLine, openInput, parseHashLine, readHashLines } from '../hash-lines.js';
-import { Diagnostics, SecretMask } from '../io.js';
+import { Diagnostics, flushed, SecretMask } from '../io.js';
 import { type Column, createWriter, FORMATS } from '../output/index.js';
 import { Progress } from '../progress.js';
 import { type InputIdentity, ResumeState } from '../resume-state.js';
@@ -132,16 +132,21 @@ export const lookupCommand: Command = {
       progress.counters.looked += 1;
       if (outcome.verdict === 'error') progress.counters.errors += 1;
       progress.clear();
-      writer.write({
+      // A failed lookup stays unsettled, so a resumed run asks again; an invalid line would fail the same way.
+      const settled = outcome.verdict !== 'error' || outcome.error.code === 'INVALID_HASH';
+      const row = {
         line: line.line,
         hash: line.hash,
         ...(line.name === undefined ? {} : { name: line.name }),
         ...cells,
-      });
-      // A failed lookup stays unsettled, so a resumed run asks again; an invalid line would fail the same way.
-      const settled = outcome.verdict !== 'error' || outcome.error.code === 'INVALID_HASH';
-      if (state !== undefined && settled) state.record(line.line, decision);
-      else own[decision] += 1;
+      };
+      if (state !== undefined && settled) {
+        // Journaled only once printed: a kill in between prints it again on resume, never loses it.
+        writer.write(row, () => state.record(line.line, decision));
+      } else {
+        writer.write(row);
+        own[decision] += 1;
+      }
     };
 
     try {
@@ -154,6 +159,7 @@ export const lookupCommand: Command = {
     } finally {
       progress.stop();
       writer.end();
+      await flushed(io.out);
       state?.close();
       await connection.close();
     }

@@ -16,8 +16,8 @@ export function csvField(value: string | number | undefined): string {
 export function csvWriter(out: NodeJS.WritableStream, columns: readonly Column[]): ResultWriter {
   out.write(`${columns.map((column) => csvField(column.key)).join(',')}\r\n`);
   return {
-    write: (row: Row) => {
-      out.write(`${columns.map((column) => csvField(row[column.key])).join(',')}\r\n`);
+    write: (row: Row, written?: () => void) => {
+      out.write(`${columns.map((column) => csvField(row[column.key])).join(',')}\r\n`, written);
     },
     end: () => {},
   };

@@ -3,8 +3,8 @@ import type { ResultWriter, Row } from './row.js';
 /** One JSON object per line, written as each result arrives (`jq -c`, log shippers). */
 export function ndjsonWriter(out: NodeJS.WritableStream): ResultWriter {
   return {
-    write: (row: Row) => {
-      out.write(`${JSON.stringify(row)}\n`);
+    write: (row: Row, written?: () => void) => {
+      out.write(`${JSON.stringify(row)}\n`, written);
     },
     end: () => {},
   };
@@ -14,8 +14,8 @@ export function ndjsonWriter(out: NodeJS.WritableStream): ResultWriter {
 export function jsonWriter(out: NodeJS.WritableStream): ResultWriter {
   let first = true;
   return {
-    write: (row: Row) => {
-      out.write(`${first ? '[\n' : ',\n'}  ${JSON.stringify(row)}`);
+    write: (row: Row, written?: () => void) => {
+      out.write(`${first ? '[\n' : ',\n'}  ${JSON.stringify(row)}`, written);
       first = false;
     },
     end: () => {

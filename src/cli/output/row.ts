@@ -7,9 +7,13 @@ export interface Column {
   readonly width: number;
 }
 
-/** Writes results as they arrive; `end()` closes the document (JSON's `]`). */
+/**
+ * Writes results as they arrive; `end()` closes the document (JSON's `]`).
+ * `written` is called once the row has been handed to the operating system
+ * (stdout to a pipe is asynchronous): the resume journal waits for it.
+ */
 export interface ResultWriter {
-  write(row: Row): void;
+  write(row: Row, written?: () => void): void;
   end(): void;
 }
 

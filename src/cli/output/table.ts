@@ -18,13 +18,13 @@ function fitCell(text: string, width: number): string {
 export function tableWriter(out: NodeJS.WritableStream, columns: readonly Column[], color: boolean): ResultWriter {
   out.write(`${columns.map((column) => fitCell(column.key.toUpperCase(), column.width)).join('  ')}\n`);
   return {
-    write: (row: Row) => {
+    write: (row: Row, written?: () => void) => {
       const cells = columns.map((column) => {
         const cell = fitCell(printable(row[column.key]), column.width);
         const paint = color && column.key === 'decision' ? COLORS[String(row.decision)] : undefined;
         return paint === undefined ? cell : `${paint}${cell}${RESET}`;
       });
-      out.write(`${cells.join('  ').trimEnd()}\n`);
+      out.write(`${cells.join('  ').trimEnd()}\n`, written);
     },
     end: () => {},
   };
