@@ -47,7 +47,7 @@ export default defineConfig([
     // The `hashscan-sms` command. undici (a devDependency) is bundled in, so the
     // CLI gets the dispatcher transport without making library users install it.
     // Minified, without a source map: undici is most of it (608 KB, 193 KB in the tarball).
-    entry: { cli: 'src/cli/main.ts' },
+    entry: { cli: 'src/cli/bin.ts' },
     format: ['esm'],
     target: 'node20',
     platform: 'node',

@@ -9,7 +9,7 @@ import { sandboxCommand } from './commands/sandbox.js';
 import { scanCommand } from './commands/scan.js';
 import { smsSendCommand } from './commands/sms-send.js';
 import { smsSignCommand } from './commands/sms-sign.js';
-import { flushed, type Io, messageOf, SecretMask } from './io.js';
+import { type Io, messageOf, SecretMask } from './io.js';
 import { EXIT, UsageError } from './usage-error.js';
 
 const COMMANDS: readonly Command[] = [scanCommand, lookupCommand, smsSendCommand, smsSignCommand, sandboxCommand];
@@ -72,31 +72,3 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
     return 70; // EX_SOFTWARE
   }
 }
-
-/** Wires the process: signals, streams, exit status. */
-async function runProcess(): Promise<void> {
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = (): void => {
-    interrupts += 1;
-    // A second Ctrl-C does not wait for the clean stop.
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    controller.abort(new Error('interrupted'));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  // `hashscan-sms scan … | head` closes stdout early: stop quietly, as Unix tools do.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(EXIT.ok);
-  });
-  const code = await main(
-    process.argv.slice(2),
-    { out: process.stdout, err: process.stderr, stdin: process.stdin, env: process.env },
-    controller.signal,
-  );
-  // stdout to a pipe is asynchronous: exit only once every result is out.
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-  process.exit(code);
-}
-
-void runProcess();

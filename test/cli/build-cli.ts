@@ -17,7 +17,7 @@ export default async function setup(): Promise<void> {
     dependencies: Record<string, string>;
   };
   await build({
-    entryPoints: [fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url))],
     bundle: true,
     platform: 'node',
     format: 'esm',

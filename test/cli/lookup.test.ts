@@ -6,6 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EICAR_RECORD } from '../../src/testing/defaults.js';
 import { type Sandbox, startSandbox } from '../../src/testing/sandbox.js';
 import { csvRecords, parseNdjson, runCli, startCli } from './run-cli.js';
+import { runMain } from './run-main.js';
+
+const MODES = [
+  { mode: 'binary', run: runCli },
+  { mode: 'in-process', run: runMain },
+];
 
 const hashOf = (n: number): string => createHash('sha256').update(`stored file ${n}`).digest('hex');
 const CLEAN = hashOf(0);
@@ -25,7 +31,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('hashscan-sms lookup', { timeout: 30_000 }, () => {
+describe.each(MODES)('hashscan-sms lookup ($mode)', { timeout: 30_000 }, ({ mode, run: cli }) => {
   it('reads stdin, skips blanks and comments, reports invalid lines with their line number', async () => {
     const input = [
       '# stored hashes',
@@ -36,7 +42,7 @@ describe('hashscan-sms lookup', { timeout: 30_000 }, () => {
       `${CLEAN}  uploads/a.pdf`,
       '',
     ].join('\n');
-    const run = await runCli(['lookup', '-f', 'ndjson'], { env, input });
+    const run = await cli(['lookup', '-f', 'ndjson'], { env, input });
     expect(run.code).toBe(1);
     const rows = parseNdjson(run.stdout).sort((a, b) => Number(a.line) - Number(b.line));
     expect(rows).toEqual([
@@ -59,23 +65,23 @@ describe('hashscan-sms lookup', { timeout: 30_000 }, () => {
   });
 
   it('takes hashes as arguments or --input FILE (CSV parsed back), exit 0 when all are allowed', async () => {
-    const args = await runCli(['lookup', '-f', 'csv', CLEAN, hashOf(1)], { env });
+    const args = await cli(['lookup', '-f', 'csv', CLEAN, hashOf(1)], { env });
     expect(args.code).toBe(0);
     expect(csvRecords(args.stdout).map((record) => record.decision)).toEqual(['allow', 'allow']);
     const file = join(dir, 'hashes.txt');
     await writeFile(file, `${CLEAN}\r\n${hashOf(2)}\r\n`);
-    const fromFile = await runCli(['lookup', '-f', 'csv', '--input', file], { env });
+    const fromFile = await cli(['lookup', '-f', 'csv', '--input', file], { env });
     expect(fromFile.code).toBe(0);
     expect(
       csvRecords(fromFile.stdout)
         .map((record) => Number(record.line))
         .sort(),
     ).toEqual([1, 2]);
-    const both = await runCli(['lookup', '--input', file, CLEAN], { env });
+    const both = await cli(['lookup', '--input', file, CLEAN], { env });
     expect(both.code).toBe(64);
   });
 
-  it('resumes after kill -9 without asking again for what was answered', async () => {
+  it.runIf(mode === 'binary')('resumes after kill -9 without asking again for what was answered', async () => {
     // 20 hashes the service answers, then 20 it never answers: the run stalls with those in flight.
     const answered = Array.from({ length: 20 }, (_, i) => hashOf(100 + i));
     const stalled = Array.from({ length: 20 }, (_, i) => hashOf(200 + i));
@@ -107,7 +113,7 @@ describe('hashscan-sms lookup', { timeout: 30_000 }, () => {
     expect([...answeredFirst].sort()).toEqual([...answered].sort());
 
     const fresh = await startSandbox();
-    const second = await runCli(args, {
+    const second = await cli(args, {
       env: { HASHSCAN_BASE_URL: fresh.hashScanUrl, HASHSCAN_API_KEY: fresh.apiKey },
     });
     await fresh.close();
@@ -124,28 +130,28 @@ describe('hashscan-sms lookup', { timeout: 30_000 }, () => {
     expect(saved).toMatchObject({ format: 'hashscan-sms-resume', settled: [[1, 40]] });
 
     // A third run has nothing left to ask.
-    const third = await runCli(args, { env });
+    const third = await cli(args, { env });
     expect(third.code).toBe(0);
     expect(third.stdout).toBe('');
   });
 
   it('asks again on resume for a lookup that failed, and refuses a state file of another input', async () => {
-    const input = join(dir, 'failing.txt');
-    const state = join(dir, 'failing.state');
+    const input = join(dir, `failing-${mode}.txt`);
+    const state = join(dir, `failing-${mode}.state`);
     const failing = 'fa170000000000000000000000000001'; // the sandbox answers 503
     await writeFile(input, `${CLEAN}\n${failing}\n`);
     const args = ['lookup', '-f', 'ndjson', '--retries', '0', '--input', input, '--resume', state];
-    const first = await runCli(args, { env });
+    const first = await cli(args, { env });
     expect(first.code).toBe(2);
     const before = sandbox.requests.filter((request) => request.params.hash === failing).length;
-    const second = await runCli(args, { env });
+    const second = await cli(args, { env });
     expect(second.code).toBe(2);
     expect(parseNdjson(second.stdout)).toEqual([expect.objectContaining({ line: 2, verdict: 'error' })]);
     expect(sandbox.requests.filter((request) => request.params.hash === failing).length).toBe(before + 1);
     expect(sandbox.requests.filter((request) => request.params.hash === CLEAN).length).toBeGreaterThan(0);
 
     await writeFile(input, `${CLEAN}\n`);
-    const other = await runCli(args, { env });
+    const other = await cli(args, { env });
     expect(other.code).toBe(64);
     expect(other.stderr).toContain('was written for another input');
   });
@@ -153,7 +159,7 @@ describe('hashscan-sms lookup', { timeout: 30_000 }, () => {
   it('streams ten thousand lines through a bounded pipeline', async () => {
     const many = Array.from({ length: 10_000 }, (_, i) => hashOf(1000 + (i % 2500))).join('\n');
     const before = sandbox.requests.length;
-    const run = await runCli(['lookup', '-f', 'ndjson', '-q'], { env, input: many });
+    const run = await cli(['lookup', '-f', 'ndjson', '-q'], { env, input: many });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     expect(parseNdjson(run.stdout)).toHaveLength(10_000);

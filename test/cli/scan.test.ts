@@ -6,6 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFor } from '../../src/testing/records.js';
 import { type Sandbox, startSandbox } from '../../src/testing/sandbox.js';
 import { csvRecords, parseNdjson, runCli } from './run-cli.js';
+import { runMain } from './run-main.js';
+
+const MODES = [
+  { mode: 'binary', run: runCli },
+  { mode: 'in-process', run: runMain },
+];
 
 const MALICIOUS = 'pretend this is malware';
 const FLAKY = 'the service answers 503 for this one';
@@ -46,10 +52,10 @@ afterAll(async () => {
 const lookupsOf = (hashes: readonly string[]): number =>
   sandbox.requests.filter((request) => hashes.includes(request.params.hash ?? '')).length;
 
-describe('hashscan-sms scan', { timeout: 30_000 }, () => {
+describe.each(MODES)('hashscan-sms scan ($mode)', { timeout: 30_000 }, ({ mode, run: cli }) => {
   it('reports every file once with verdict and decision (NDJSON), asks repeated contents once, exits 1 on a malicious file', async () => {
     const before = lookupsOf([sha256('clean')]);
-    const run = await runCli(['scan', '--format', 'ndjson', '--retries', '0', join(root, 'tree')], { env });
+    const run = await cli(['scan', '--format', 'ndjson', '--retries', '0', join(root, 'tree')], { env });
     expect(run.code).toBe(1);
     const rows = parseNdjson(run.stdout);
     const byName = new Map(rows.map((row) => [String(row.path).slice(join(root, 'tree').length + 1), row]));
@@ -73,7 +79,7 @@ describe('hashscan-sms scan', { timeout: 30_000 }, () => {
   });
 
   it('writes CSV that parses back, odd file names included, with several digests from one read', async () => {
-    const run = await runCli(['scan', '-f', 'csv', '-a', 'sha256', '-a', 'md5', join(root, 'tree')], { env });
+    const run = await cli(['scan', '-f', 'csv', '-a', 'sha256', '-a', 'md5', join(root, 'tree')], { env });
     expect(run.code).toBe(1);
     const records = csvRecords(run.stdout);
     expect(records).toHaveLength(5);
@@ -97,10 +103,10 @@ describe('hashscan-sms scan', { timeout: 30_000 }, () => {
   });
 
   it('writes one JSON document with --format json, and a table by default', async () => {
-    const json = await runCli(['scan', '-f', 'json', join(root, 'clean-only')], { env });
+    const json = await cli(['scan', '-f', 'json', join(root, 'clean-only')], { env });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ verdict: 'not_detected', decision: 'allow' })]);
-    const table = await runCli(['scan', join(root, 'clean-only')], { env });
+    const table = await cli(['scan', join(root, 'clean-only')], { env });
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^DECISION\s+VERDICT\s+SHA256\s+SIZE\s+DETAIL\s+PATH\n/);
     expect(table.stdout).toMatch(/allow\s+not_detected\s+ca978112ca1bbdc…\s+1\s+\S*a\.txt\n$/);
@@ -108,47 +114,50 @@ describe('hashscan-sms scan', { timeout: 30_000 }, () => {
 
   it('exits 2 when a lookup fails (review), never reporting it clean; --fail-on block and --on-error block change the status', async () => {
     const args = ['scan', '-f', 'ndjson', '--retries', '0', join(root, 'flaky')];
-    const run = await runCli(args, { env });
+    const run = await cli(args, { env });
     expect(run.code).toBe(2);
     const flaky = parseNdjson(run.stdout).find((row) => String(row.path).endsWith('flaky.txt'));
     expect(flaky).toMatchObject({ verdict: 'error', decision: 'review', error: 'HTTP_STATUS' });
-    expect((await runCli([...args, '--fail-on', 'block'], { env })).code).toBe(0);
-    expect((await runCli([...args, '--on-error', 'block'], { env })).code).toBe(1);
+    expect((await cli([...args, '--fail-on', 'block'], { env })).code).toBe(0);
+    expect((await cli([...args, '--on-error', 'block'], { env })).code).toBe(1);
   });
 
-  it('reports an unreadable file as review and scans the rest (run as an unprivileged user)', async () => {
-    const dir = join(root, 'unreadable');
-    await mkdir(dir);
-    await writeFile(join(dir, 'secret.txt'), 'no access');
-    await writeFile(join(dir, 'open.txt'), 'open');
-    await chmod(join(dir, 'secret.txt'), 0o000);
-    // Root reads a mode-000 file anyway; as `nobody` the permission applies, as for any user.
-    const asUser = process.getuid?.() === 0 ? { uid: 65_534, gid: 65_534 } : {};
-    const run = await runCli(['scan', '-f', 'ndjson', dir], { env, ...asUser });
-    expect(run.code).toBe(2);
-    const rows = parseNdjson(run.stdout);
-    expect(rows.find((row) => String(row.path).endsWith('secret.txt'))).toMatchObject({
-      verdict: 'error',
-      decision: 'review',
-      error: 'EACCES',
-    });
-    expect(rows.find((row) => String(row.path).endsWith('open.txt'))).toMatchObject({ verdict: 'not_detected' });
-  });
+  it.runIf(mode === 'binary')(
+    'reports an unreadable file as review and scans the rest (run as an unprivileged user)',
+    async () => {
+      const dir = join(root, 'unreadable');
+      await mkdir(dir);
+      await writeFile(join(dir, 'secret.txt'), 'no access');
+      await writeFile(join(dir, 'open.txt'), 'open');
+      await chmod(join(dir, 'secret.txt'), 0o000);
+      // Root reads a mode-000 file anyway; as `nobody` the permission applies, as for any user.
+      const asUser = process.getuid?.() === 0 ? { uid: 65_534, gid: 65_534 } : {};
+      const run = await cli(['scan', '-f', 'ndjson', dir], { env, ...asUser });
+      expect(run.code).toBe(2);
+      const rows = parseNdjson(run.stdout);
+      expect(rows.find((row) => String(row.path).endsWith('secret.txt'))).toMatchObject({
+        verdict: 'error',
+        decision: 'review',
+        error: 'EACCES',
+      });
+      expect(rows.find((row) => String(row.path).endsWith('open.txt'))).toMatchObject({ verdict: 'not_detected' });
+    },
+  );
 
   it('does not follow symbolic links unless -L, and then detects a loop and reports a dangling link', async () => {
-    const dir = join(root, 'links');
+    const dir = join(root, `links-${mode}`);
     await mkdir(join(dir, 'sub'), { recursive: true });
     await writeFile(join(dir, 'sub', 'file.txt'), 'in the loop');
     await symlink('..', join(dir, 'sub', 'up')); // sub/up → links: a cycle
     await symlink(join(dir, 'sub', 'file.txt'), join(dir, 'file-link'));
     await symlink(join(dir, 'nowhere'), join(dir, 'dangling'));
 
-    const plain = await runCli(['scan', '-f', 'ndjson', dir], { env });
+    const plain = await cli(['scan', '-f', 'ndjson', dir], { env });
     expect(plain.code).toBe(0);
     expect(parseNdjson(plain.stdout).map((row) => row.path)).toEqual([join(dir, 'sub', 'file.txt')]);
     expect(plain.stderr).toContain('3 skipped');
 
-    const follow = await runCli(['scan', '-f', 'ndjson', '-L', dir], { env });
+    const follow = await cli(['scan', '-f', 'ndjson', '-L', dir], { env });
     expect(follow.code).toBe(2);
     const rows = parseNdjson(follow.stdout);
     expect(rows.find((row) => row.path === join(dir, 'dangling'))).toMatchObject({ verdict: 'error', error: 'ENOENT' });
@@ -162,10 +171,10 @@ describe('hashscan-sms scan', { timeout: 30_000 }, () => {
   });
 
   it('never shows the API key, in --verbose logs or when the key is refused', async () => {
-    const ok = await runCli(['scan', '-v', '-f', 'ndjson', join(root, 'clean-only')], { env });
+    const ok = await cli(['scan', '-v', '-f', 'ndjson', join(root, 'clean-only')], { env });
     expect(ok.code).toBe(0);
     expect(ok.stderr).toMatch(/debug .*hash_scan/);
-    const refused = await runCli(['scan', '-v', '-f', 'ndjson', '--retries', '0', join(root, 'clean-only')], {
+    const refused = await cli(['scan', '-v', '-f', 'ndjson', '--retries', '0', join(root, 'clean-only')], {
       env: { ...env, HASHSCAN_API_KEY: `${API_KEY}-wrong` },
     });
     expect(refused.code).toBe(2);
@@ -184,30 +193,30 @@ describe('hashscan-sms scan', { timeout: 30_000 }, () => {
       ['scan', '-a', 'sha512', root],
       ['nope'],
     ]) {
-      const run = await runCli(args, { env });
+      const run = await cli(args, { env });
       expect(run.code, args.join(' ')).toBe(64);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(/^hashscan-sms: /);
     }
-    const unconfigured = await runCli(['scan', root], {});
+    const unconfigured = await cli(['scan', root], {});
     expect(unconfigured.code).toBe(64);
     expect(unconfigured.stderr).toContain('HASHSCAN_');
   });
 
   it('runs offline against an in-process sandbox with --sandbox', async () => {
-    const run = await runCli(['scan', '--sandbox', '-f', 'ndjson', join(root, 'clean-only')], {});
+    const run = await cli(['scan', '--sandbox', '-f', 'ndjson', join(root, 'clean-only')], {});
     expect(run.code).toBe(0);
     expect(parseNdjson(run.stdout)).toEqual([expect.objectContaining({ verdict: 'not_detected' })]);
   });
 
   it('prints help with examples, and the version', async () => {
-    const help = await runCli(['scan', '--help']);
+    const help = await cli(['scan', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: hashscan-sms scan');
     expect(help.stdout).toContain('Examples:');
-    const version = await runCli(['--version']);
+    const version = await cli(['--version']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    const top = await runCli(['--help']);
+    const top = await cli(['--help']);
     expect(top.stdout).toContain('sms send');
   });
 });

@@ -2,6 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalQuery, computeSignature, stringToSign } from '../../src/index.js';
 import { type Sandbox, startSandbox } from '../../src/testing/sandbox.js';
 import { parseNdjson, runCli } from './run-cli.js';
+import { runMain } from './run-main.js';
+
+const MODES = [
+  { mode: 'binary', run: runCli },
+  { mode: 'in-process', run: runMain },
+];
 
 const SECRET = 'cli-test-secret-0123456789';
 const KEY_ID = 'cli-test-key-id';
@@ -22,11 +28,11 @@ afterAll(async () => {
 
 const send = ['sms', 'send', '--phone', '13800000000', '--template', 'SMS_100000001', '--param', '{"code":"123456"}'];
 
-describe('hashscan-sms sms send', { timeout: 30_000 }, () => {
+describe.each(MODES)('hashscan-sms sms send ($mode)', { timeout: 30_000 }, ({ run: cli }) => {
   it('sends once, GET or POST, and prints the acknowledgement; the secret and signature never show', async () => {
     for (const method of ['POST', 'GET']) {
       const before = sandbox.messages.length;
-      const run = await runCli([...send, '--method', method, '--sign-name', 'Acme', '-f', 'ndjson', '--verbose'], {
+      const run = await cli([...send, '--method', method, '--sign-name', 'Acme', '-f', 'ndjson', '--verbose'], {
         env,
       });
       expect(run.code, run.stderr).toBe(0);
@@ -45,12 +51,12 @@ describe('hashscan-sms sms send', { timeout: 30_000 }, () => {
   });
 
   it('exits 1 on a refusal (surely not sent) and 64 on bad flags or configuration', async () => {
-    const refused = await runCli(['sms', 'send', '--phone', '13800000000', '--template', 'SMS_999', '-f', 'ndjson'], {
+    const refused = await cli(['sms', 'send', '--phone', '13800000000', '--template', 'SMS_999', '-f', 'ndjson'], {
       env,
     });
     expect(refused.code).toBe(1);
     expect(parseNdjson(refused.stdout)[0]).toMatchObject({ status: 'failed', outcome: 'rejected' });
-    const wrongSecret = await runCli([...send, '-f', 'ndjson'], {
+    const wrongSecret = await cli([...send, '-f', 'ndjson'], {
       env: { ...env, SMS_ACCESS_KEY_SECRET: `${SECRET}-x` },
     });
     expect(wrongSecret.code).toBe(1);
@@ -62,21 +68,21 @@ describe('hashscan-sms sms send', { timeout: 30_000 }, () => {
       [...send, '--method', 'PUT'],
       ['sms'],
     ]) {
-      expect((await runCli(args, { env })).code, args.join(' ')).toBe(64);
+      expect((await cli(args, { env })).code, args.join(' ')).toBe(64);
     }
-    const unconfigured = await runCli(send, {});
+    const unconfigured = await cli(send, {});
     expect(unconfigured.code).toBe(64);
     expect(unconfigured.stderr).toContain('SMS_ACCESS_KEY_ID');
   });
 
   it('sends to an in-process sandbox with --sandbox', async () => {
-    const run = await runCli([...send, '--sandbox'], {});
+    const run = await cli([...send, '--sandbox'], {});
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/sent\s+OK/);
   });
 });
 
-describe('hashscan-sms sms sign', { timeout: 30_000 }, () => {
+describe.each(MODES)('hashscan-sms sms sign ($mode)', { timeout: 30_000 }, ({ run: cli }) => {
   const params = {
     AccessKeyId: KEY_ID,
     Action: 'SendSms',
@@ -88,7 +94,7 @@ describe('hashscan-sms sms sign', { timeout: 30_000 }, () => {
   it('prints the canonical query and string-to-sign of the library, never the secret or a signature', async () => {
     const signature = computeSignature('GET', params, SECRET);
     const query = new URLSearchParams({ ...params, Signature: signature }).toString();
-    const run = await runCli(['sms', 'sign', '--method', 'GET', '--query', query], { env });
+    const run = await cli(['sms', 'sign', '--method', 'GET', '--query', query], { env });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Canonical query:\n${canonicalQuery(params)}\n`);
     expect(run.stdout).toContain(`String to sign:\n${stringToSign('GET', params)}\n`);
@@ -96,20 +102,20 @@ describe('hashscan-sms sms sign', { timeout: 30_000 }, () => {
     expect(`${run.stdout}${run.stderr}`).not.toContain(SECRET);
     expect(`${run.stdout}${run.stderr}`).not.toContain(signature);
 
-    const mismatch = await runCli(['sms', 'sign', '--method', 'POST', '--query', query, '-f', 'json'], { env });
+    const mismatch = await cli(['sms', 'sign', '--method', 'POST', '--query', query, '-f', 'json'], { env });
     expect(mismatch.code).toBe(1);
     expect(JSON.parse(mismatch.stdout)).toMatchObject({ method: 'POST', signatureMatches: false });
   });
 
   it('takes parameters one by one with --set, and refuses bad input with 64', async () => {
-    const run = await runCli(['sms', 'sign', '-f', 'json', '--set', 'b=x y', '--set', 'A=1'], {});
+    const run = await cli(['sms', 'sign', '-f', 'json', '--set', 'b=x y', '--set', 'A=1'], {});
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       method: 'POST',
       canonicalQuery: 'A=1&b=x%20y',
       stringToSign: 'POST&%2F&A%3D1%26b%3Dx%2520y',
     });
-    expect((await runCli(['sms', 'sign'], {})).code).toBe(64);
-    expect((await runCli(['sms', 'sign', '--set', 'novalue'], {})).code).toBe(64);
+    expect((await cli(['sms', 'sign'], {})).code).toBe(64);
+    expect((await cli(['sms', 'sign', '--set', 'novalue'], {})).code).toBe(64);
   });
 });
