@@ -29,6 +29,17 @@ export function parseFlags<O extends Options>(argv: readonly string[], options: 
   }
 }
 
+/** Refuses arguments a command does not take. */
+export function noArguments(positionals: readonly string[], command: string): void {
+  if (positionals.length > 0) throw new UsageError(`${command}: unexpected argument ${JSON.stringify(positionals[0])}`);
+}
+
+/** Whether the command's own arguments ask for its help (`-h`, `--help`, before any `--`). */
+export function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '-h' || arg === '--help');
+}
+
 /** One of a fixed set of values, or a usage error. */
 export function oneOf<T extends string>(
   value: string | undefined,
@@ -48,7 +59,6 @@ export const OUTPUT_OPTIONS = {
   format: { type: 'string', short: 'f' },
   quiet: { type: 'boolean', short: 'q' },
   verbose: { type: 'boolean', short: 'v' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** Flags of the commands that talk to a service. */

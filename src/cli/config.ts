@@ -66,8 +66,27 @@ function construct<C>(build: () => C): C {
   }
 }
 
-async function maybeSandbox(flags: ConnectionFlags): Promise<Sandbox | undefined> {
-  return flags.sandbox === true ? startSandbox() : undefined;
+/**
+ * Starts the `--sandbox` (if asked) and an undici agent, then builds the
+ * client with them; whatever fails, nothing is left running.
+ */
+async function connect<C>(
+  flags: ConnectionFlags,
+  connections: number,
+  build: (sandbox: Sandbox | undefined, agent: Agent) => C,
+): Promise<Connection<C>> {
+  const sandbox = flags.sandbox === true ? await startSandbox() : undefined;
+  const agent = dispatcher(connections);
+  const close = async (): Promise<void> => {
+    await agent.close();
+    await sandbox?.close();
+  };
+  try {
+    return { client: construct(() => build(sandbox, agent)), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
 /** A `HashScanClient` from flags, then `HASHSCAN_*` variables, or an in-process sandbox with `--sandbox`. */
@@ -77,30 +96,17 @@ export async function connectHashScan(
   diagnostics: Diagnostics,
 ): Promise<Connection<HashScanClient>> {
   const { env } = diagnostics.io;
-  const sandbox = await maybeSandbox(flags);
-  const apiKey = sandbox?.apiKey ?? flags['api-key'] ?? env.HASHSCAN_API_KEY;
-  diagnostics.secrets.add(apiKey);
-  const agent = dispatcher(concurrency);
-  const close = async (): Promise<void> => {
-    await agent.close();
-    await sandbox?.close();
-  };
-  try {
-    const client = construct(
-      () =>
-        new HashScanClient({
-          ...defined({ baseUrl: sandbox?.hashScanUrl ?? flags['base-url'] ?? env.HASHSCAN_BASE_URL, apiKey }),
-          dispatcher: agent,
-          // Large enough to merge repeated hashes of a big folder or list; answers are small.
-          cache: { max: 100_000 },
-          ...common(flags, diagnostics.logger()),
-        }),
-    );
-    return { client, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  return connect(flags, concurrency, (sandbox, agent) => {
+    const apiKey = sandbox?.apiKey ?? flags['api-key'] ?? env.HASHSCAN_API_KEY;
+    diagnostics.secrets.add(apiKey);
+    return new HashScanClient({
+      ...defined({ baseUrl: sandbox?.hashScanUrl ?? flags['base-url'] ?? env.HASHSCAN_BASE_URL, apiKey }),
+      dispatcher: agent,
+      // Large enough to merge repeated hashes of a big folder or list; answers are small.
+      cache: { max: 100_000 },
+      ...common(flags, diagnostics.logger()),
+    });
+  });
 }
 
 /** An `SmsClient` from flags, then `SMS_*` variables, or an in-process sandbox with `--sandbox`. */
@@ -109,33 +115,16 @@ export async function connectSms(
   diagnostics: Diagnostics,
 ): Promise<Connection<SmsClient>> {
   const { env } = diagnostics.io;
-  const sandbox = await maybeSandbox(flags);
-  const accessKeyId = sandbox?.accessKeyId ?? flags['access-key-id'] ?? env.SMS_ACCESS_KEY_ID;
-  // The secret is never a flag: command lines are visible to every user of the machine (`ps`).
-  const accessKeySecret = sandbox?.accessKeySecret ?? env.SMS_ACCESS_KEY_SECRET;
-  diagnostics.secrets.add(accessKeySecret);
-  const agent = dispatcher(1);
-  const close = async (): Promise<void> => {
-    await agent.close();
-    await sandbox?.close();
-  };
-  try {
-    const client = construct(
-      () =>
-        new SmsClient({
-          ...defined({
-            baseUrl: sandbox?.smsUrl ?? flags['base-url'] ?? env.SMS_BASE_URL,
-            accessKeyId,
-            accessKeySecret,
-          }),
-          dispatcher: agent,
-          ...(flags['retry-unknown-outcome'] === true ? { retryUnknownOutcome: true } : {}),
-          ...common(flags, diagnostics.logger()),
-        }),
-    );
-    return { client, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  return connect(flags, 1, (sandbox, agent) => {
+    const accessKeyId = sandbox?.accessKeyId ?? flags['access-key-id'] ?? env.SMS_ACCESS_KEY_ID;
+    // The secret is never a flag: command lines are visible to every user of the machine (`ps`).
+    const accessKeySecret = sandbox?.accessKeySecret ?? env.SMS_ACCESS_KEY_SECRET;
+    diagnostics.secrets.add(accessKeySecret);
+    return new SmsClient({
+      ...defined({ baseUrl: sandbox?.smsUrl ?? flags['base-url'] ?? env.SMS_BASE_URL, accessKeyId, accessKeySecret }),
+      dispatcher: agent,
+      ...(flags['retry-unknown-outcome'] === true ? { retryUnknownOutcome: true } : {}),
+      ...common(flags, diagnostics.logger()),
+    });
+  });
 }

@@ -3,7 +3,7 @@
  * command lives in `commands/`, built on the package's public API.
  */
 import { VERSION } from '../index.js';
-import type { Command } from './command.js';
+import { type Command, wantsHelp } from './command.js';
 import { lookupCommand } from './commands/lookup.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { scanCommand } from './commands/scan.js';
@@ -58,6 +58,10 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
     if (routed === undefined) {
       const hint = first === 'sms' ? 'sms send or sms sign' : `unknown command ${JSON.stringify(first)}`;
       throw new UsageError(`${hint}\nRun \`hashscan-sms --help\` for the commands.`);
+    }
+    if (wantsHelp(routed.rest)) {
+      io.out.write(`${routed.command.help}\n`);
+      return EXIT.ok;
     }
     return await routed.command.run(routed.rest, { io, signal });
   } catch (error) {

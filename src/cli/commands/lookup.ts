@@ -6,6 +6,7 @@ import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VE
 import { connectHashScan, wholeNumber } from '../config.js';
 import { type HashLine, openInput, parseHashLine, readHashLines } from '../hash-lines.js';
 import { Diagnostics, flushed, SecretMask } from '../io.js';
+import { lookUpEach } from '../lookup-pipeline.js';
 import { type Column, createWriter, FORMATS } from '../output/index.js';
 import { Progress } from '../progress.js';
 import { type InputIdentity, ResumeState } from '../resume-state.js';
@@ -52,10 +53,6 @@ export const lookupCommand: Command = {
   help: HELP,
   async run(argv, { io, signal }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'lookup');
-    if (values.help === true) {
-      io.out.write(`${HELP}\n`);
-      return 0;
-    }
     if (positionals.length > 0 && values.input !== undefined) {
       throw new UsageError('lookup: give hashes as arguments or with --input, not both');
     }
@@ -115,16 +112,8 @@ export const lookupCommand: Command = {
     ];
     const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env);
 
-    // Lines sent and waiting for their answer, by lookup index: bounded by the concurrency.
-    const waiting = new Map<number, HashLine>();
-    let next = 0;
-    async function* hashes(): AsyncGenerator<string, void, undefined> {
-      for await (const line of lines) {
-        if (state?.isSettled(line.line) === true) continue;
-        waiting.set(next, line);
-        next += 1;
-        yield line.hash;
-      }
+    async function* unsettled(): AsyncGenerator<HashLine, void, undefined> {
+      for await (const line of lines) if (state?.isSettled(line.line) !== true) yield line;
     }
     const report = (line: HashLine, outcome: ScanOutcome): void => {
       const cells = outcomeCells(outcome, policy);
@@ -150,12 +139,7 @@ export const lookupCommand: Command = {
     };
 
     try {
-      for await (const outcome of connection.client.scanIterable(hashes(), { concurrency, signal })) {
-        if (signal.aborted) break;
-        const line = waiting.get(outcome.index);
-        waiting.delete(outcome.index);
-        if (line !== undefined) report(line, outcome);
-      }
+      await lookUpEach(connection.client, unsettled(), (line) => line.hash, { concurrency, signal }, report);
     } finally {
       progress.stop();
       writer.end();

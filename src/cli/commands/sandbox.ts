@@ -1,7 +1,7 @@
 // The sandbox module itself, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
 import { EICAR_RECORD, SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH } from '../../testing/defaults.js';
 import { startSandbox } from '../../testing/sandbox.js';
-import { type Command, oneOf, parseFlags } from '../command.js';
+import { type Command, noArguments, oneOf, parseFlags } from '../command.js';
 import { wholeNumber } from '../config.js';
 import { UsageError } from '../usage-error.js';
 
@@ -9,7 +9,6 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string', short: 'p' },
   format: { type: 'string', short: 'f' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 const HELP = `Usage: hashscan-sms sandbox [--port N] [--host ADDRESS] [--format text|json]
@@ -33,11 +32,7 @@ export const sandboxCommand: Command = {
   help: HELP,
   async run(argv, { io, signal }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'sandbox');
-    if (values.help === true) {
-      io.out.write(`${HELP}\n`);
-      return 0;
-    }
-    if (positionals.length > 0) throw new UsageError(`sandbox: unexpected argument ${JSON.stringify(positionals[0])}`);
+    noArguments(positionals, 'sandbox');
     const format = oneOf(values.format, ['text', 'json'] as const, 'format', 'text');
     const port = wholeNumber(values.port, 'port', 0, 65_535);
     const sandbox = await startSandbox({

@@ -3,6 +3,7 @@ import { decide, hashFiles } from '../../index.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
 import { connectHashScan, wholeNumber } from '../config.js';
 import { Diagnostics, SecretMask } from '../io.js';
+import { lookUpEach } from '../lookup-pipeline.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
 import { errorCells, outcomeCells } from '../scan-row.js';
@@ -52,10 +53,6 @@ export const scanCommand: Command = {
   help: HELP,
   async run(argv, { io, signal }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'scan');
-    if (values.help === true) {
-      io.out.write(`${HELP}\n`);
-      return 0;
-    }
     if (positionals.length === 0)
       throw new UsageError('scan: name at least one file or folder\nRun `hashscan-sms scan --help` for usage.');
     const format = oneOf(values.format, FORMATS, 'format', 'table');
@@ -113,19 +110,14 @@ export const scanCommand: Command = {
         }
       },
     });
-    // Files hashed and waiting for their answer, by lookup index: bounded by the lookup concurrency.
-    const waiting = new Map<number, HashedFile<HashAlgorithm>>();
-    let next = 0;
-    async function* digests(): AsyncGenerator<string, void, undefined> {
+    async function* hashed(): AsyncGenerator<HashedFile<HashAlgorithm>, void, undefined> {
       for await (const file of hashFiles(files, { algorithms, concurrency: hashConcurrency, signal })) {
         if (file.error !== undefined) {
           unreadable(file.path, file.error.code ?? 'UNREADABLE', file.error.message);
           continue;
         }
         progress.counters.hashed += 1;
-        waiting.set(next, file);
-        next += 1;
-        yield file.digests[primary];
+        yield file;
       }
     }
     const report = (file: HashedFile<HashAlgorithm>, outcome: ScanOutcome): void => {
@@ -135,12 +127,7 @@ export const scanCommand: Command = {
     };
 
     try {
-      for await (const outcome of connection.client.scanIterable(digests(), { concurrency, signal })) {
-        if (signal.aborted) break;
-        const file = waiting.get(outcome.index);
-        waiting.delete(outcome.index);
-        if (file !== undefined) report(file, outcome);
-      }
+      await lookUpEach(connection.client, hashed(), (file) => file.digests[primary], { concurrency, signal }, report);
     } finally {
       progress.stop();
       writer.end();

@@ -1,5 +1,5 @@
 import { SmsError } from '../../index.js';
-import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags } from '../command.js';
+import { CONNECTION_OPTIONS, type Command, noArguments, OUTPUT_OPTIONS, oneOf, parseFlags } from '../command.js';
 import { connectSms } from '../config.js';
 import { Diagnostics, messageOf, SecretMask } from '../io.js';
 import { createWriter, FORMATS } from '../output/index.js';
@@ -56,11 +56,7 @@ export const smsSendCommand: Command = {
   help: HELP,
   async run(argv, { io }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'sms send');
-    if (values.help === true) {
-      io.out.write(`${HELP}\n`);
-      return 0;
-    }
-    if (positionals.length > 0) throw new UsageError(`sms send: unexpected argument ${JSON.stringify(positionals[0])}`);
+    noArguments(positionals, 'sms send');
     const phones = (values.phone ?? []).flatMap((phone) => phone.split(',')).map((phone) => phone.trim());
     if (phones.length === 0 || values.template === undefined) {
       throw new UsageError(

@@ -1,5 +1,5 @@
 import { canonicalQuery, SigningError, stringToSign, verifySignature } from '../../index.js';
-import { type Command, oneOf, parseFlags } from '../command.js';
+import { type Command, noArguments, oneOf, parseFlags } from '../command.js';
 import { SecretMask } from '../io.js';
 import { UsageError } from '../usage-error.js';
 
@@ -8,7 +8,6 @@ const OPTIONS = {
   query: { type: 'string' },
   set: { type: 'string', multiple: true },
   format: { type: 'string', short: 'f' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 const HELP = `Usage: hashscan-sms sms sign [--method GET|POST] [--query QUERY] [--set KEY=VALUE…]
@@ -36,11 +35,7 @@ export const smsSignCommand: Command = {
   help: HELP,
   async run(argv, { io }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'sms sign');
-    if (values.help === true) {
-      io.out.write(`${HELP}\n`);
-      return 0;
-    }
-    if (positionals.length > 0) throw new UsageError(`sms sign: unexpected argument ${JSON.stringify(positionals[0])}`);
+    noArguments(positionals, 'sms sign');
     const method = oneOf(values.method?.toUpperCase(), ['GET', 'POST'] as const, 'method', 'POST');
     const format = oneOf(values.format, ['text', 'json'] as const, 'format', 'text');
     const params: Record<string, string> = Object.create(null);
