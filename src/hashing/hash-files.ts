@@ -35,6 +35,7 @@ export interface HashedFile<A extends HashAlgorithm = 'sha256'> {
   readonly size: number;
   /** One lower-case hex digest per requested algorithm. */
   readonly digests: Digests<A>;
+  /** Always absent on a file that was read: test `file.error` to tell the two kinds apart. */
   readonly error?: undefined;
 }
 
