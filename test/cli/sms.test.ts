@@ -61,6 +61,7 @@ describe.each(MODES)('hashscan-sms sms send ($mode)', { timeout: 30_000 }, ({ ru
     });
     expect(wrongSecret.code).toBe(1);
     expect(parseNdjson(wrongSecret.stdout)[0]).toMatchObject({ code: 'SignatureDoesNotMatch' });
+    expect(wrongSecret.stderr).toMatch(/string-to-sign of this request: POST&%2F&AccessKeyId%3D/);
     expect(`${wrongSecret.stdout}${wrongSecret.stderr}`).not.toContain(SECRET);
     for (const args of [
       ['sms', 'send', '--template', 'SMS_100000001'],

@@ -75,7 +75,7 @@ export const smsSendCommand: Command = {
     }
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
     const connection = await connectSms(values, diagnostics);
-    const columns = ['status', 'code', 'outcome', 'requestId', 'bizId', 'message'].map((key) => ({
+    const columns = ['status', 'code', 'category', 'outcome', 'requestId', 'bizId', 'message'].map((key) => ({
       key,
       width: key === 'message' ? 0 : 12,
     }));
@@ -106,11 +106,19 @@ export const smsSendCommand: Command = {
       writer.write({
         status: 'failed',
         code: error.code,
+        category: error.category,
         outcome: error.outcome,
         requestId: error.requestId,
         message: diagnostics.secrets.mask(messageOf(error)),
       });
       writer.end();
+      if (error.stringToSign !== undefined) {
+        // Already masked by the client (phone numbers, template values): compare it with the server's.
+        diagnostics.line(
+          `hashscan-sms: string-to-sign of this request: ${diagnostics.secrets.mask(error.stringToSign)}`,
+        );
+        diagnostics.line('hashscan-sms: `hashscan-sms sms sign --help` shows how to check a request by hand');
+      }
       if (error.code === 'InvalidParameter' && error.outcome === 'not_sent') {
         diagnostics.line(`hashscan-sms: ${diagnostics.secrets.mask(error.message)}`);
       }

@@ -1,4 +1,4 @@
-import { canonicalQuery, SigningError, stringToSign, verifySignature } from '../../index.js';
+import { explainSignature, SigningError, verifySignature } from '../../index.js';
 import { type Command, noArguments, oneOf, parseFlags } from '../command.js';
 import { SecretMask } from '../io.js';
 import { UsageError } from '../usage-error.js';
@@ -53,8 +53,8 @@ export const smsSignCommand: Command = {
     let toSign: string;
     let matches: boolean | undefined;
     try {
-      canonical = canonicalQuery(params);
-      toSign = stringToSign(method, params);
+      // The library's own explanation, the one its errors and signer use: what this tool shows is what is sent.
+      ({ canonicalQuery: canonical, stringToSign: toSign } = explainSignature(method, params));
       if (params.Signature !== undefined && secret !== undefined && secret !== '') {
         matches = verifySignature(method, params, secret);
       }
