@@ -65,6 +65,17 @@ function safeJson(value: unknown): string {
   }
 }
 
+/**
+ * Waits while `stream` holds more than its high-water mark. Results are
+ * produced faster than a pipe drains; without this pause a long run would
+ * queue its whole output in memory.
+ */
+export async function backpressure(stream: NodeJS.WritableStream): Promise<void> {
+  if ((stream as { writableNeedDrain?: boolean }).writableNeedDrain === true) {
+    await new Promise<void>((resolve) => stream.once('drain', resolve));
+  }
+}
+
 /** Resolves once everything written to `stream` so far has been handed to the operating system. */
 export function flushed(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => {

@@ -1,4 +1,5 @@
 import type { HashScanClient, ScanOutcome } from '../index.js';
+import { backpressure } from './io.js';
 
 /**
  * Looks up the hash of each item (a hashed file, a line of a list) through
@@ -13,6 +14,7 @@ export async function lookUpEach<T>(
   hashOf: (item: T) => string,
   options: { readonly concurrency: number; readonly signal: AbortSignal },
   report: (item: T, outcome: ScanOutcome) => void,
+  output: NodeJS.WritableStream,
 ): Promise<void> {
   const waiting = new Map<number, T>();
   let next = 0;
@@ -28,5 +30,7 @@ export async function lookUpEach<T>(
     const item = waiting.get(outcome.index);
     waiting.delete(outcome.index);
     if (item !== undefined) report(item, outcome);
+    // No more input is pulled while stdout is behind: memory stays flat on any input size.
+    await backpressure(output);
   }
 }

@@ -139,7 +139,7 @@ export const lookupCommand: Command = {
     };
 
     try {
-      await lookUpEach(connection.client, unsettled(), (line) => line.hash, { concurrency, signal }, report);
+      await lookUpEach(connection.client, unsettled(), (line) => line.hash, { concurrency, signal }, report, io.out);
     } finally {
       progress.stop();
       writer.end();

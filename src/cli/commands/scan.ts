@@ -127,7 +127,14 @@ export const scanCommand: Command = {
     };
 
     try {
-      await lookUpEach(connection.client, hashed(), (file) => file.digests[primary], { concurrency, signal }, report);
+      await lookUpEach(
+        connection.client,
+        hashed(),
+        (file) => file.digests[primary],
+        { concurrency, signal },
+        report,
+        io.out,
+      );
     } finally {
       progress.stop();
       writer.end();
