@@ -9,14 +9,15 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^hashscan-sms\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^hashscan-sms\/sandbox$/, replacement: source('./src/sandbox/index.ts') },
       { find: /^hashscan-sms$/, replacement: source('./src/index.ts') },
     ],
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
-    // Bundles the CLI once for the tests that run it as a child process (test/cli/).
-    globalSetup: ['test/cli/build-cli.ts'],
+    // The run's own temp dir; and the CLI, bundled once for the tests that run it as a child process (test/cli/).
+    globalSetup: ['./test/global-setup.ts', './test/cli/build-cli.ts'],
     testTimeout: 10_000,
     coverage: {
       provider: 'v8',

@@ -16,7 +16,7 @@ import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSandbox } from '../src/testing/sandbox.js';
+import { startSandbox } from '../src/sandbox/index.js';
 
 const QUICK = process.argv.includes('--quick');
 const ROUNDS = QUICK ? 2 : 5;

@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { ConfigurationError, HashScanClient, type Logger, SmsClient } from '../index.js';
-// The sandbox module itself, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
-import { type Sandbox, startSandbox } from '../testing/sandbox.js';
+// `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
+import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import type { Diagnostics } from './io.js';
 import { UsageError } from './usage-error.js';
 

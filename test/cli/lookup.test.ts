@@ -3,8 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EICAR_RECORD } from '../../src/testing/defaults.js';
-import { type Sandbox, startSandbox } from '../../src/testing/sandbox.js';
+import { EICAR_RECORD, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { csvRecords, parseNdjson, runCli, startCli } from './run-cli.js';
 import { runMain } from './run-main.js';
 

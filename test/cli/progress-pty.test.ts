@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/testing/sandbox.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { CLI_PATH } from './build-cli.js';
 import { cliEnv, runCli } from './run-cli.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EICAR_RECORD } from '../../src/testing/defaults.js';
+import { EICAR_RECORD } from '../../src/sandbox/index.js';
 import { collect, parseNdjson, runCli, startCli } from './run-cli.js';
 
 describe('hashscan-sms sandbox', { timeout: 30_000 }, () => {

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordFor } from '../../src/testing/records.js';
-import { type Sandbox, startSandbox } from '../../src/testing/sandbox.js';
+import { recordFor, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { csvRecords, parseNdjson, runCli } from './run-cli.js';
 import { runMain } from './run-main.js';
 
@@ -132,6 +131,8 @@ describe.each(MODES)('hashscan-sms scan ($mode)', { timeout: 30_000 }, ({ mode, 
       await chmod(join(dir, 'secret.txt'), 0o000);
       // Root reads a mode-000 file anyway; as `nobody` the permission applies, as for any user.
       const asUser = process.getuid?.() === 0 ? { uid: 65_534, gid: 65_534 } : {};
+      // The run's temp dir (test/global-setup.ts) is 0700: let that user through it, without listing it.
+      if (process.getuid?.() === 0) await chmod(dirname(root), 0o711);
       const run = await cli(['scan', '-f', 'ndjson', dir], { env, ...asUser });
       expect(run.code).toBe(2);
       const rows = parseNdjson(run.stdout);

@@ -124,17 +124,17 @@ describe('configuration errors', () => {
 describe('package boundaries', () => {
   const files = sourceFiles(SRC);
 
-  it('keeps src/testing out of everything else under src/', () => {
-    // The CLI's `sandbox` command and `--sandbox` run the loopback sandbox (msw-free, checked below).
+  it('keeps the testing kit (src/testing, src/sandbox) out of everything else under src/', () => {
+    const kit = (file: string): boolean => /^(testing|sandbox)\//.test(relative(SRC, file));
+    // The command line runs the sandbox (`sandbox`, `--sandbox`) through its msw-free entry, checked below.
     const cliUsesSandbox = (file: string): boolean =>
       relative(SRC, file).startsWith('cli/') &&
       importsOf(file).every(
-        (specifier) => !specifier.includes('testing/') || /testing\/(sandbox|defaults)\.js$/.test(specifier),
+        (specifier) => !/(testing|sandbox)\//.test(specifier) || /\/sandbox\/index\.js$/.test(specifier),
       );
     const offenders = files
-      .filter((file) => !relative(SRC, file).startsWith('testing/'))
-      .filter((file) => !cliUsesSandbox(file))
-      .filter((file) => importsOf(file).some((specifier) => specifier.includes('testing/')));
+      .filter((file) => !kit(file) && !cliUsesSandbox(file))
+      .filter((file) => importsOf(file).some((specifier) => /(testing|sandbox)\//.test(specifier)));
     expect(offenders).toEqual([]);
   });
 
@@ -143,7 +143,7 @@ describe('package boundaries', () => {
     const importers = files.filter((file) => importsOf(file).some(isMsw));
     expect(importers.map((file) => relative(SRC, file))).toEqual(['testing/msw-handlers.ts']);
 
-    // Everything sandbox.ts loads, transitively, within src/.
+    // Everything the `hashscan-sms/sandbox` entry loads, transitively, within src/.
     const closure = new Set<string>();
     const visit = (file: string): void => {
       if (closure.has(file)) return;
@@ -152,10 +152,11 @@ describe('package boundaries', () => {
         visit(join(dirname(file), specifier.replace(/\.js$/, '.ts')));
       }
     };
-    visit(join(SRC, 'testing/sandbox.ts'));
+    visit(join(SRC, 'sandbox/index.ts'));
     // The command line too: it must run where msw is not installed.
-    visit(join(SRC, 'cli/main.ts'));
-    expect(closure.size).toBeGreaterThan(5);
+    visit(join(SRC, 'cli/bin.ts'));
+    expect(closure.size).toBeGreaterThan(10);
+    expect(closure).toContain(join(SRC, 'sandbox/start-sandbox.ts'));
     expect([...closure].filter((file) => importsOf(file).some(isMsw))).toEqual([]);
   });
 

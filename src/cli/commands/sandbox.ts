@@ -1,6 +1,5 @@
-// The sandbox module itself, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
-import { EICAR_RECORD, SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH } from '../../testing/defaults.js';
-import { startSandbox } from '../../testing/sandbox.js';
+// `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
+import { EICAR_RECORD, SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, startSandbox } from '../../sandbox/index.js';
 import { type Command, noArguments, oneOf, parseFlags } from '../command.js';
 import { wholeNumber } from '../config.js';
 import { UsageError } from '../usage-error.js';
