@@ -14,7 +14,7 @@ describe('hashscan-sms sandbox', { timeout: 30_000 }, () => {
       });
       await expect.poll(() => first.includes('\n'), { timeout: 20_000, interval: 50 }).toBe(true);
       const info = JSON.parse(first.split('\n')[0] as string) as { env: Record<string, string> };
-      expect(info.env.HASHSCAN_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hashscan$/);
+      expect(info.env.HASHSCAN_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(Object.keys(info.env).sort()).toEqual([
         'HASHSCAN_API_KEY',
         'HASHSCAN_BASE_URL',
@@ -42,7 +42,7 @@ describe('hashscan-sms sandbox', { timeout: 30_000 }, () => {
       out += chunk;
     });
     await expect.poll(() => out.includes('Ctrl-C'), { timeout: 20_000, interval: 50 }).toBe(true);
-    expect(out).toMatch(/^export HASHSCAN_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/hashscan$/m);
+    expect(out).toMatch(/^export HASHSCAN_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/m);
     expect(out).toMatch(/^export SMS_ACCESS_KEY_SECRET=\S+$/m);
     child.kill('SIGINT');
     const run = await done;

@@ -55,8 +55,8 @@ export const sandboxCommand: Command = {
       io.out.write(
         [
           `hashscan-sms sandbox listening on ${sandbox.url}`,
-          `  hash lookup: ${sandbox.hashScanUrl}/hash_scan`,
-          `  SMS:         ${sandbox.smsUrl}/`,
+          `  hash lookup: ${sandbox.hashScanUrl.replace(/\/$/, '')}/hash_scan`,
+          `  SMS:         ${sandbox.smsUrl.replace(/\/$/, '')}/`,
           '',
           'Export (sandbox test keys, not secrets):',
           ...Object.entries(env).map(([name, value]) => `export ${name}=${value}`),
