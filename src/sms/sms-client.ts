@@ -9,6 +9,7 @@ import {
 import type { CredentialSource } from '../transport/credentials.js';
 import { emitLine, type Logger } from '../transport/logger.js';
 import type { Redactor } from '../transport/redact.js';
+import type { TransportStats } from '../transport/resilience/resilience.js';
 import { SecretSet } from '../transport/secret-set.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
 import { Transport } from '../transport/transport.js';
@@ -251,6 +252,11 @@ export class SmsClient {
       state.attemptsBefore = state.attempts;
       return this.#transport.send(sendExchange(this.#deps, method, params, state, signal));
     }
+  }
+
+  /** Requests, retries, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
+  stats(): TransportStats {
+    return this.#transport.stats();
   }
 
   /** The effective settings (see {@link SmsClient.toJSON}); never the secret, the key id only masked. */
