@@ -11,6 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { cacheHits } from './cache-hits.js';
 import { duplicates } from './duplicates.js';
+import { fleet, fleetTable } from './fleet.js';
 import { BENCH_DIR, OVERRIDDEN, QUICK, RESULTS_FILE, SETTINGS } from './lib/config.js';
 import { machine } from './lib/machine.js';
 import { type Results, table } from './lib/report.js';
@@ -46,7 +47,12 @@ const BENCHMARKS: { readonly [K in keyof Results]-?: (context: Context) => Promi
   size: () => size(),
   startup: () => startup(SETTINGS),
 };
-const ALL = Object.keys(BENCHMARKS) as (keyof Results)[];
+/** Benchmarks that print a table of their own and keep their figures out of the results file. */
+const OWN_TABLE: Readonly<Record<string, (context: Context) => Promise<void>>> = {
+  // Fleet figures (shared Redis cache, outage): see bench/fleet.ts.
+  fleet: async ({ sdk }) => console.log(fleetTable(await fleet(sdk))),
+};
+const ALL = [...(Object.keys(BENCHMARKS) as (keyof Results)[]), ...Object.keys(OWN_TABLE)];
 
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
@@ -63,13 +69,14 @@ const context: Context = { sdk: await loadSdk(), before: await loadBeforeSdk(), 
 const results: Results = {};
 
 try {
-  for (const name of ALL) {
+  for (const name of Object.keys(BENCHMARKS) as (keyof Results)[]) {
     if (!selected.has(name)) continue;
     const t0 = performance.now();
     const run = BENCHMARKS[name] as (context: Context) => Promise<never>;
     results[name] = await run(context);
     console.error(`${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
+  for (const [name, run] of Object.entries(OWN_TABLE)) if (selected.has(name)) await run(context);
 } finally {
   await context.server.close();
 }

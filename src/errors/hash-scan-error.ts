@@ -12,6 +12,8 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  * - `INVALID_RESPONSE`: JSON of any other abnormal shape (`is_virus` missing or
  *   not a boolean, unknown or error fields next to a non-detection, …).
  * - `ABORTED`: the caller's `signal` aborted.
+ * - `CIRCUIT_OPEN`: the service failed repeatedly and the circuit breaker is
+ *   open; nothing was sent. Try again after the cool-down.
  * - `CREDENTIALS`: the `apiKey` provider threw, timed out or returned no key;
  *   nothing was sent.
  * - `FILE_UNREADABLE`: `scanFile` could not read the file (missing, a
@@ -28,6 +30,7 @@ export type HashScanErrorCode =
   | 'STATUS_NOT_SUCCESS'
   | 'INVALID_RESPONSE'
   | 'ABORTED'
+  | 'CIRCUIT_OPEN'
   | 'CREDENTIALS'
   | 'FILE_UNREADABLE';
 

@@ -9,14 +9,15 @@ import {
 import type { CredentialSource } from '../transport/credentials.js';
 import { emitLine, type Logger } from '../transport/logger.js';
 import type { Redactor } from '../transport/redact.js';
+import type { TransportStats } from '../transport/resilience/resilience.js';
 import { SecretSet } from '../transport/secret-set.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
 import { Transport } from '../transport/transport.js';
 import { ClockOffset } from './clock-offset.js';
-import { invalidParameter } from './invalid-parameter.js';
 import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
 import { newSendState, resignsOnce, type SendDeps, sendExchange } from './send-exchange.js';
+import { checkSendOptions } from './send-options.js';
 import { type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
 import {
@@ -173,7 +174,8 @@ export class SmsClient {
       name: 'sms',
       redact: this.#redact,
     });
-    this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse });
+    // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
+    this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse, trackWrites: true });
     this.#logger = settings.logger;
     this.baseUrl = settings.baseUrl;
     this.#summary = summarizeTransport(settings);
@@ -233,24 +235,28 @@ export class SmsClient {
    * @returns The service's acknowledgement: `Code: "OK"` on HTTP 2xx.
    * @throws {SmsError} for every other outcome; read `code` and `outcome`.
    */
-  async send(request: SendSmsRequest, options: SendSmsOptions = {}): Promise<SendSmsResult> {
-    const method = options.method ?? this.method;
-    if (!METHODS.has(method)) throw invalidParameter('method', 'must be "GET" or "POST"');
+  async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
+    const { method, signal } = checkSendOptions(options, this.method);
     const params = toSendParams(request);
     const state = newSendState();
     try {
-      return await this.#transport.send(sendExchange(this.#deps, method, params, state, options.signal));
+      return await this.#transport.send(sendExchange(this.#deps, method, params, state, signal));
     } catch (error) {
       // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
-      if (!resignsOnce(error) || options.signal?.aborted) throw error;
+      if (!resignsOnce(error) || signal?.aborted) throw error;
       emitLine(this.#logger, 'info', `sms: the service refused the request with ${error.code}; re-signing it once`, {
         client: 'sms',
         code: error.code,
         clockOffsetMs: this.#clock.offsetMs,
       });
       state.attemptsBefore = state.attempts;
-      return this.#transport.send(sendExchange(this.#deps, method, params, state, options.signal));
+      return this.#transport.send(sendExchange(this.#deps, method, params, state, signal));
     }
+  }
+
+  /** Requests, retries, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
+  stats(): TransportStats {
+    return this.#transport.stats();
   }
 
   /** The effective settings (see {@link SmsClient.toJSON}); never the secret, the key id only masked. */

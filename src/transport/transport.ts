@@ -4,6 +4,9 @@ import type { UndiciDispatcher } from './dispatcher.js';
 import { attemptLine, type DescribeResponse, emitLine, type LogFields, type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
 import { type Redactor, redactError } from './redact.js';
+import { trackRequestWrites, untrackedDispatcher } from './request-written.js';
+import { Resilience, type TransportStats } from './resilience/resilience.js';
+import type { ResolvedResilience } from './resilience/resilience-options.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
 import { dispatchTarget, kySender, type Sending, sendWithDispatcher } from './sending.js';
 import { sleep } from './sleep.js';
@@ -25,11 +28,19 @@ export interface TransportSettings {
   readonly fetch: FetchLike | undefined;
   /** Sends with undici's `dispatcher.request()` instead of `fetch` (opt-in, never with `fetch`). */
   readonly dispatcher: UndiciDispatcher | undefined;
+  /**
+   * Records on the dispatcher path whether each request reached a socket, so
+   * that fact (not an error code) decides the failure phase. Costs a few
+   * microseconds per request; worth it where a repeat is harmful (SMS).
+   */
+  readonly trackWrites?: boolean;
   readonly logger: Logger;
   /** Scrubs secrets from every URL, message and stack the transport emits. */
   readonly redact: Redactor;
   /** Prefix of log lines, e.g. `hashscan`. */
   readonly name: string;
+  /** Retry budget, circuit breaker and rate limits (see `resilience/`). */
+  readonly resilience: ResolvedResilience;
   /** Reads the service's code and a hint off a response for its log line (only when logging). */
   readonly describeResponse?: DescribeResponse | undefined;
 }
@@ -60,7 +71,8 @@ export interface IncomingResponse {
 
 /** Why no complete response could be had. */
 export interface TransportFailure {
-  readonly code: 'TIMEOUT' | 'NETWORK' | 'ABORTED';
+  /** `CIRCUIT_OPEN`: the circuit breaker refused the attempt; nothing was sent. */
+  readonly code: 'TIMEOUT' | 'NETWORK' | 'ABORTED' | 'CIRCUIT_OPEN';
   /** Redacted, human-readable. */
   readonly message: string;
   /** Redacted copy of the underlying error chain. */
@@ -108,16 +120,19 @@ export class Transport {
   readonly #logs: boolean;
   /** Starts one attempt on the way chosen at construction: ky over `fetch`, or the dispatcher. */
   readonly #start: (url: string, request: OutgoingRequest, attempt: number) => Sending;
+  readonly #resilience: Resilience;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
+    this.#resilience = new Resilience(settings.resilience);
     this.#logs = settings.logger !== silentLogger;
     const { dispatcher } = settings;
     if (dispatcher === undefined) {
       this.#start = kySender(settings.fetch);
     } else {
       const target = dispatchTarget(settings.baseUrl);
-      this.#start = (_url, request, attempt) => sendWithDispatcher(dispatcher, target, request, attempt);
+      const tracked = settings.trackWrites ? trackRequestWrites(dispatcher) : untrackedDispatcher(dispatcher);
+      this.#start = (_url, request, attempt) => sendWithDispatcher(tracked, target, request, attempt);
     }
   }
 
@@ -139,9 +154,14 @@ export class Transport {
 
     const run = async (attempt: number): Promise<T> => {
       if (signal?.aborted) throw new AbortError(aborted());
+      // The pre-attempt gate: a 429 pause or the rate limit, then the circuit breaker.
+      const held = this.#resilience.pass(signal, aborted);
+      if (held !== undefined) await held.catch((error: Error) => Promise.reject(new AbortError(error)));
+      const refused = this.#resilience.enter(attempts);
+      if (refused !== undefined) throw new AbortError(exchange.fail(refused));
       attempts = attempt;
       try {
-        return exchange.interpret(await this.#attempt(exchange, attempt));
+        return exchange.interpret(this.#resilience.answered(await this.#attempt(exchange, attempt)));
       } catch (error) {
         if (retry.retries > 0 && exchange.isRetryable(error)) throw error;
         throw new AbortError(error as Error);
@@ -153,12 +173,15 @@ export class Transport {
     // p-retry alone still decides every retry, its back-off and when to give up.
     let first: unknown;
     try {
-      return await run(1);
+      const result = await run(1);
+      this.#resilience.succeeded(0);
+      return result;
     } catch (error) {
       if (error instanceof AbortError) throw error.originalError;
       first = error;
     }
-    return pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : run(attempt)), {
+    let spent = 0;
+    const result = await pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : run(attempt)), {
       retries: retry.retries,
       minTimeout: 0,
       // The back-off wait lives here so that it can honour Retry-After and
@@ -166,6 +189,10 @@ export class Transport {
       shouldRetry: async ({ error, retriesConsumed }) => {
         const delay = retryDelay(retriesConsumed, (error as RetryHint).retryAfterMs, retry);
         if (delay === undefined) return false;
+        // The retry budget and the circuit breaker get a say; p-retry still owns the loop.
+        const cost = this.#resilience.spendRetry(error);
+        if (cost === undefined) return false;
+        spent = cost;
         if (this.#logs) {
           const code = (error as { code?: unknown }).code;
           this.#emit('info', `${this.#settings.name}: retrying in ${delay} ms`, {
@@ -179,6 +206,13 @@ export class Transport {
         return true;
       },
     });
+    this.#resilience.succeeded(spent);
+    return result;
+  }
+
+  /** Counters of this transport: requests, retries, breaker state, retry tokens, throttled time. */
+  stats(): TransportStats {
+    return this.#resilience.stats();
   }
 
   /** One attempt: the response with its whole body, under one time-out. */
@@ -229,7 +263,7 @@ export class Transport {
     } catch (error) {
       const failure = this.#failure(error, attempt, timedOut, signal?.aborted === true);
       this.#log('warn', request.method, url, attempt, started, { code: failure.code });
-      throw exchange.fail(failure);
+      throw this.#resilience.failed(failure.code, exchange.fail(failure));
     } finally {
       clearTimeout(timer);
       if (onCallerAbort !== undefined) signal?.removeEventListener('abort', onCallerAbort);
