@@ -15,6 +15,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
+    // Fails the run on any unhandled rejection or process warning, in any test.
+    setupFiles: ['test/setup/process-guard.ts'],
     testTimeout: 10_000,
     coverage: {
       provider: 'v8',

@@ -1,5 +1,6 @@
 import pRetry, { AbortError } from 'p-retry';
 import type { AbortLike } from '../util/abort-like.js';
+import { onAbort } from '../util/abort-subscriptions.js';
 import type { UndiciDispatcher } from './dispatcher.js';
 import { type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
@@ -181,7 +182,7 @@ export class Transport {
     const url = baseUrl + request.path;
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let onCallerAbort: (() => void) | undefined;
+    let unsubscribe: (() => void) | undefined;
     const started = this.#logs ? performance.now() : 0;
 
     try {
@@ -189,7 +190,7 @@ export class Transport {
       const response = await new Promise<IncomingResponse>((resolve, reject) => {
         const sending = this.#start(url, request, attempt);
         sending.response.then(resolve, reject);
-        onCallerAbort = (): void => {
+        const onCallerAbort = (): void => {
           sending.abort(signal?.reason);
           reject(new Error('aborted'));
         };
@@ -198,7 +199,7 @@ export class Transport {
           sending.abort(new Error('timed out'));
           reject(new Error('timed out'));
         }, timeoutMs);
-        signal?.addEventListener('abort', onCallerAbort, { once: true });
+        if (signal !== undefined) unsubscribe = onAbort(signal, onCallerAbort);
       });
       this.#log(response.status < 300 ? 'debug' : 'warn', request.method, url, attempt, started, {
         status: response.status,
@@ -210,7 +211,7 @@ export class Transport {
       throw exchange.fail(failure);
     } finally {
       clearTimeout(timer);
-      if (onCallerAbort !== undefined) signal?.removeEventListener('abort', onCallerAbort);
+      unsubscribe?.();
     }
   }
 

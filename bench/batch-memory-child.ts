@@ -1,0 +1,46 @@
+/**
+ * One scanMany (or hand-written loop) run over `count` unique hashes in a
+ * fresh process (spawned by batch-memory.ts), so peaks never mix. Every
+ * outcome is kept until the peak is taken, as a batch job does. Prints one JSON line.
+ * Usage: node --import tsx bench/batch-memory-child.ts <sdk|raw> <baseUrl> <apiKey> <count> <concurrency>
+ */
+import { fetchGet, rawLoop } from './lib/raw-loop.js';
+import { loadSdk } from './lib/sdk.js';
+
+const [variant = 'sdk', baseUrl = '', apiKey = '', countArg = '0', concurrencyArg = '64'] = process.argv.slice(2);
+const count = Number(countArg);
+const concurrency = Number(concurrencyArg);
+
+// Inputs exist before the start, as they would in a job that loaded them.
+const hashes = Array.from({ length: count }, (_, i) => i.toString(16).padStart(64, '0'));
+const sdk = variant === 'sdk' ? await loadSdk() : undefined;
+const client = sdk === undefined ? undefined : new sdk.HashScanClient({ baseUrl, apiKey });
+
+const startRss = process.memoryUsage().rss;
+let peakRss = startRss;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 5);
+
+const started = performance.now();
+const outcomes: readonly { readonly verdict: string }[] =
+  client === undefined
+    ? await rawLoop(baseUrl, apiKey, hashes, concurrency, fetchGet)
+    : await client.scanMany(hashes, { concurrency });
+const durationMs = performance.now() - started;
+clearInterval(sampler);
+peakRss = Math.max(peakRss, process.memoryUsage().rss);
+const notDetected = outcomes.filter((outcome) => outcome.verdict === 'not_detected').length;
+
+process.stdout.write(
+  `${JSON.stringify({
+    variant,
+    count,
+    outcomes: outcomes.length,
+    notDetected,
+    durationMs,
+    startRssMb: startRss / 2 ** 20,
+    peakRssMb: peakRss / 2 ** 20,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+  })}\n`,
+);
