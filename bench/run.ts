@@ -6,6 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { batchMemory } from './batch-memory.js';
 import { cacheHits } from './cache-hits.js';
 import { duplicates } from './duplicates.js';
 import { BENCH_DIR, QUICK, RESULTS_FILE, SETTINGS } from './lib/config.js';
@@ -19,7 +20,16 @@ import { startup } from './startup.js';
 import { streaming } from './streaming.js';
 import { throughput } from './throughput.js';
 
-const ALL = ['throughput', 'duplicates', 'cacheHits', 'signing', 'streaming', 'size', 'startup'] as const;
+const ALL = [
+  'throughput',
+  'duplicates',
+  'cacheHits',
+  'signing',
+  'streaming',
+  'size',
+  'startup',
+  'batchMemory',
+] as const;
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
@@ -49,6 +59,7 @@ try {
   await step('streaming', () => streaming(server, SETTINGS));
   await step('size', () => size());
   await step('startup', () => startup(SETTINGS));
+  await step('batchMemory', () => batchMemory(server, { concurrency: SETTINGS.concurrency }));
 } finally {
   await server.close();
 }

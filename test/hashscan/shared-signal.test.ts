@@ -60,6 +60,24 @@ describe('one AbortSignal shared by many calls', () => {
     expect(await settledWarnings()).toEqual([]);
   });
 
+  it('20 concurrent batches and streams sharing a signal: one listener, no warning', async () => {
+    serveLookup(server, () => json(NOT_DETECTED));
+    const controller = new AbortController();
+    const client = makeClient();
+    const batches = Array.from({ length: 10 }, (_, i) => client.scanMany([hex(i)], { signal: controller.signal }));
+    const streams = Array.from({ length: 10 }, async (_, i) => {
+      const seen = [];
+      for await (const outcome of client.scanIterable([hex(i)], { signal: controller.signal })) seen.push(outcome);
+      return seen;
+    });
+    await delay(0);
+    expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(1);
+    const results = [...(await Promise.all(batches)), ...(await Promise.all(streams))];
+    expect(results.flat().every((outcome) => outcome.verdict === 'not_detected')).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(await settledWarnings()).toEqual([]);
+  });
+
   it('20 concurrent SMS sends sharing a signal print no warning either', async () => {
     const received = serveSms(server);
     const controller = new AbortController();
