@@ -18,8 +18,13 @@ const client = sdk === undefined ? undefined : new sdk.HashScanClient({ baseUrl,
 
 const startRss = process.memoryUsage().rss;
 let peakRss = startRss;
+let peakHeap = 0;
+let peakExternal = 0;
 const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const usage = process.memoryUsage();
+  peakRss = Math.max(peakRss, usage.rss);
+  peakHeap = Math.max(peakHeap, usage.heapTotal);
+  peakExternal = Math.max(peakExternal, usage.external);
 }, 5);
 
 const started = performance.now();
@@ -31,6 +36,10 @@ const durationMs = performance.now() - started;
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 const notDetected = outcomes.filter((outcome) => outcome.verdict === 'not_detected').length;
+const maxRssMb = process.resourceUsage().maxRSS / 1024;
+// After the peak: what the results themselves hold, garbage collected (needs --expose-gc).
+(globalThis as { gc?: () => void }).gc?.();
+const retainedHeapMb = process.memoryUsage().heapUsed / 2 ** 20;
 
 process.stdout.write(
   `${JSON.stringify({
@@ -41,6 +50,10 @@ process.stdout.write(
     durationMs,
     startRssMb: startRss / 2 ** 20,
     peakRssMb: peakRss / 2 ** 20,
-    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    maxRssMb,
+    peakHeapTotalMb: peakHeap / 2 ** 20,
+    peakExternalMb: peakExternal / 2 ** 20,
+    retainedHeapMb,
+    keep: outcomes.length,
   })}\n`,
 );

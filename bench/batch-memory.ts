@@ -4,6 +4,7 @@
  * keeping the same results. Each run is a fresh process; variants alternate
  * round by round. Standalone:
  *   npm run build && node --import tsx bench/batch-memory.ts [--quick] [--hashes=N] [--rounds=N]
+ * (The children run with --expose-gc, only to measure the heap the results retain after the peak.)
  */
 import { pathToFileURL } from 'node:url';
 import { nodeJson } from './lib/child.js';
@@ -20,6 +21,7 @@ interface ChildReport {
   readonly startRssMb: number;
   readonly peakRssMb: number;
   readonly maxRssMb: number;
+  readonly retainedHeapMb: number;
 }
 
 export interface BatchMemoryResult {
@@ -30,6 +32,8 @@ export interface BatchMemoryResult {
   readonly peakRssMb: { readonly sdk: Summary; readonly raw: Summary };
   /** Peak minus RSS before the first lookup, MB. */
   readonly growthMb: { readonly sdk: Summary; readonly raw: Summary };
+  /** Heap in use after a full GC with every outcome still held: what the results themselves cost, MB. */
+  readonly retainedHeapMb: { readonly sdk: Summary; readonly raw: Summary };
   /** Per-round SDK peak / raw peak: at most 1 is the target. */
   readonly sdkOverRaw: Summary;
 }
@@ -49,11 +53,13 @@ export async function batchMemory(
 ): Promise<BatchMemoryResult> {
   const peak = { sdk: [] as number[], raw: [] as number[] };
   const growth = { sdk: [] as number[], raw: [] as number[] };
+  const retained = { sdk: [] as number[], raw: [] as number[] };
   for (let round = 0; round < rounds; round++) {
     // Alternate which variant goes first, so a drift of the machine's load hits both alike.
     const order = round % 2 === 0 ? (['sdk', 'raw'] as const) : (['raw', 'sdk'] as const);
     for (const variant of order) {
       const report = await nodeJson<ChildReport>([
+        '--expose-gc',
         '--import',
         'tsx',
         'bench/batch-memory-child.ts',
@@ -68,6 +74,7 @@ export async function batchMemory(
       }
       peak[variant].push(report.peakRssMb);
       growth[variant].push(report.peakRssMb - report.startRssMb);
+      retained[variant].push(report.retainedHeapMb);
       console.error(
         `batch memory ${variant} round ${round + 1}: peak ${report.peakRssMb.toFixed(0)} MB, ${(report.durationMs / 1000).toFixed(1)} s`,
       );
@@ -79,6 +86,7 @@ export async function batchMemory(
     rounds,
     peakRssMb: { sdk: summarize(peak.sdk, 1), raw: summarize(peak.raw, 1) },
     growthMb: { sdk: summarize(growth.sdk, 1), raw: summarize(growth.raw, 1) },
+    retainedHeapMb: { sdk: summarize(retained.sdk, 1), raw: summarize(retained.raw, 1) },
     sdkOverRaw: summarize(
       peak.sdk.map((value, i) => value / (peak.raw[i] as number)),
       3,
@@ -96,6 +104,13 @@ export function batchMemoryRows(m: BatchMemoryResult): Row[] {
       `7. scanMany ${n} unique, c=${m.concurrency}: peak RSS SDK · hand-written loop`,
       `${m.peakRssMb.sdk.median} MB · ${m.peakRssMb.raw.median} MB`,
       `SDK ${m.peakRssMb.sdk.min} – ${m.peakRssMb.sdk.max} · loop ${m.peakRssMb.raw.min} – ${m.peakRssMb.raw.max}`,
+      '',
+      '',
+    ],
+    [
+      '7. heap held by the results after GC: SDK · hand-written loop',
+      `${m.retainedHeapMb.sdk.median} MB · ${m.retainedHeapMb.raw.median} MB`,
+      '',
       '',
       '',
     ],

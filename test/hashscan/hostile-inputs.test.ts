@@ -102,6 +102,24 @@ describe('hostile entries never crash a batch', () => {
     expect(progress.at(-1)).toBe(3);
   });
 
+  it('scanMany: an onProgress that throws rejects the batch with its error and stops the other lookups', async () => {
+    const requests = serveLookup(server, async (hash) => {
+      if (hash !== SHA256) await new Promise(() => undefined);
+      return json(NOT_DETECTED);
+    });
+    const failure = new Error('progress bar broke');
+    const hashes = [SHA256, MD5, '0'.repeat(64), '1'.repeat(64), '2'.repeat(64)];
+    const batch = makeClient().scanMany(hashes, {
+      concurrency: 2,
+      onProgress: () => {
+        throw failure;
+      },
+    });
+    await expect(batch).rejects.toBe(failure);
+    // The lookup still running was aborted and no new one started.
+    expect(requests.length).toBeLessThanOrEqual(3);
+  });
+
   it('scanMany: something that is not an array rejects with a typed error, sends nothing', async () => {
     const requests = serveLookup(server, () => json(NOT_DETECTED));
     for (const input of [null, undefined, SHA256, { length: 1, 0: SHA256 }, new Set([SHA256])]) {
@@ -140,6 +158,15 @@ describe('hostile entries never crash a batch', () => {
         }
       };
       await expect(loop()).rejects.toMatchObject({ name: 'HashScanError', code: 'INVALID_HASH' });
+    }
+  });
+
+  it('scan: a custom fetch that rejects with a value whose conversion throws still rejects a typed error', async () => {
+    for (const thrown of hostileEntries()) {
+      const client = makeClient({ fetch: () => Promise.reject(thrown), retry: { retries: 0 } });
+      const error = await client.scan(SHA256).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(HashScanError);
+      expect((error as HashScanError).code).toBe('NETWORK');
     }
   });
 
