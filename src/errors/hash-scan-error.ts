@@ -12,6 +12,8 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  * - `INVALID_RESPONSE`: JSON of any other abnormal shape (`is_virus` missing or
  *   not a boolean, unknown or error fields next to a non-detection, …).
  * - `ABORTED`: the caller's `signal` aborted.
+ * - `CREDENTIALS`: the `apiKey` provider threw, timed out or returned no key;
+ *   nothing was sent.
  *
  * None of them means "not detected": treat the file as unknown (see `decide`).
  */
@@ -23,7 +25,8 @@ export type HashScanErrorCode =
   | 'INVALID_JSON'
   | 'STATUS_NOT_SUCCESS'
   | 'INVALID_RESPONSE'
-  | 'ABORTED';
+  | 'ABORTED'
+  | 'CREDENTIALS';
 
 /** Fields of a {@link HashScanError}. */
 export interface HashScanErrorInit extends HashScanSmsErrorInit {
