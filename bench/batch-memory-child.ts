@@ -2,9 +2,11 @@
  * One scanMany (or hand-written loop) run over `count` unique hashes in a
  * fresh process (spawned by batch-memory.ts), so peaks never mix. Every
  * outcome is kept until the peak is taken, as a batch job does. Prints one JSON line.
- * Usage: node --import tsx bench/batch-memory-child.ts <sdk|raw> <baseUrl> <apiKey> <count> <concurrency>
+ * `raw` is the bare fetch loop; `raw-timeout` adds the per-request time-out a
+ * production loop needs (an AbortController per request, as the SDK has).
+ * Usage: node --expose-gc --import tsx bench/batch-memory-child.ts <sdk|sdk-nocache|raw|raw-timeout> <baseUrl> <apiKey> <count> <concurrency>
  */
-import { fetchGet, rawLoop } from './lib/raw-loop.js';
+import { fetchGet, fetchWithTimeoutGet, rawLoop } from './lib/raw-loop.js';
 import { loadSdk } from './lib/sdk.js';
 
 const [variant = 'sdk', baseUrl = '', apiKey = '', countArg = '0', concurrencyArg = '64'] = process.argv.slice(2);
@@ -13,8 +15,12 @@ const concurrency = Number(concurrencyArg);
 
 // Inputs exist before the start, as they would in a job that loaded them.
 const hashes = Array.from({ length: count }, (_, i) => i.toString(16).padStart(64, '0'));
-const sdk = variant === 'sdk' ? await loadSdk() : undefined;
-const client = sdk === undefined ? undefined : new sdk.HashScanClient({ baseUrl, apiKey });
+const sdk = variant.startsWith('sdk') ? await loadSdk() : undefined;
+// `sdk-nocache`: the same without the result cache, to tell its share apart.
+const client =
+  sdk === undefined
+    ? undefined
+    : new sdk.HashScanClient({ baseUrl, apiKey, ...(variant === 'sdk-nocache' ? { cache: false } : {}) });
 
 const startRss = process.memoryUsage().rss;
 let peakRss = startRss;
@@ -30,7 +36,7 @@ const sampler = setInterval(() => {
 const started = performance.now();
 const outcomes: readonly { readonly verdict: string }[] =
   client === undefined
-    ? await rawLoop(baseUrl, apiKey, hashes, concurrency, fetchGet)
+    ? await rawLoop(baseUrl, apiKey, hashes, concurrency, variant === 'raw-timeout' ? fetchWithTimeoutGet : fetchGet)
     : await client.scanMany(hashes, { concurrency });
 const durationMs = performance.now() - started;
 clearInterval(sampler);

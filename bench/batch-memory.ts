@@ -1,8 +1,10 @@
 /**
  * Benchmark 7: peak RSS of `scanMany` over a large batch of unique hashes,
- * against a hand-written loop (fetch, the same pool, every answer checked)
- * keeping the same results. Each run is a fresh process; variants alternate
- * round by round. Standalone:
+ * against hand-written loops keeping the same results (fetch, the same pool,
+ * every answer checked): `raw` is the bare fetch loop, `rawTimeout` adds the
+ * per-request time-out a production loop needs (an AbortController per
+ * request, as the SDK has). Each run is a fresh process; the order of the
+ * variants rotates round by round. Standalone:
  *   npm run build && node --import tsx bench/batch-memory.ts [--quick] [--hashes=N] [--rounds=N]
  * (The children run with --expose-gc, only to measure the heap the results retain after the peak.)
  */
@@ -13,35 +15,41 @@ import { type BenchServer, startServer } from './lib/server.js';
 import { type Summary, summarize } from './lib/stats.js';
 
 interface ChildReport {
-  readonly variant: string;
   readonly count: number;
   readonly outcomes: number;
   readonly notDetected: number;
   readonly durationMs: number;
   readonly startRssMb: number;
   readonly peakRssMb: number;
-  readonly maxRssMb: number;
   readonly retainedHeapMb: number;
 }
+
+const VARIANTS = { sdk: 'sdk', raw: 'raw', rawTimeout: 'raw-timeout' } as const;
+type Variant = keyof typeof VARIANTS;
+type PerVariant<T> = { readonly [K in Variant]: T };
 
 export interface BatchMemoryResult {
   readonly hashes: number;
   readonly concurrency: number;
   readonly rounds: number;
-  /** Peak RSS (sampled every 5 ms) of `scanMany` and of the hand-written loop, MB. */
-  readonly peakRssMb: { readonly sdk: Summary; readonly raw: Summary };
+  /** Peak RSS (sampled every 5 ms), MB. */
+  readonly peakRssMb: PerVariant<Summary>;
   /** Peak minus RSS before the first lookup, MB. */
-  readonly growthMb: { readonly sdk: Summary; readonly raw: Summary };
+  readonly growthMb: PerVariant<Summary>;
   /** Heap in use after a full GC with every outcome still held: what the results themselves cost, MB. */
-  readonly retainedHeapMb: { readonly sdk: Summary; readonly raw: Summary };
-  /** Per-round SDK peak / raw peak: at most 1 is the target. */
+  readonly retainedHeapMb: PerVariant<Summary>;
+  /** Per-round SDK peak / bare-loop peak: at most 1 is the target. */
   readonly sdkOverRaw: Summary;
+  /** Per-round SDK peak / peak of the loop with a per-request time-out. */
+  readonly sdkOverRawTimeout: Summary;
 }
 
 const argument = (name: string): number | undefined => {
   const value = process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
   return value === undefined ? undefined : Number(value);
 };
+
+const perVariant = <T>(make: () => T): { [K in Variant]: T } => ({ sdk: make(), raw: make(), rawTimeout: make() });
 
 export async function batchMemory(
   server: BenchServer,
@@ -51,19 +59,20 @@ export async function batchMemory(
     rounds = argument('rounds') ?? (QUICK ? 1 : 3),
   } = {},
 ): Promise<BatchMemoryResult> {
-  const peak = { sdk: [] as number[], raw: [] as number[] };
-  const growth = { sdk: [] as number[], raw: [] as number[] };
-  const retained = { sdk: [] as number[], raw: [] as number[] };
+  const peak = perVariant<number[]>(() => []);
+  const growth = perVariant<number[]>(() => []);
+  const retained = perVariant<number[]>(() => []);
+  const names = Object.keys(VARIANTS) as Variant[];
   for (let round = 0; round < rounds; round++) {
-    // Alternate which variant goes first, so a drift of the machine's load hits both alike.
-    const order = round % 2 === 0 ? (['sdk', 'raw'] as const) : (['raw', 'sdk'] as const);
+    // Rotate the order, so a drift of the machine's load hits every variant alike.
+    const order = names.map((_, i) => names[(i + round) % names.length] as Variant);
     for (const variant of order) {
       const report = await nodeJson<ChildReport>([
         '--expose-gc',
         '--import',
         'tsx',
         'bench/batch-memory-child.ts',
-        variant,
+        VARIANTS[variant],
         server.url,
         server.apiKey,
         String(hashes),
@@ -80,46 +89,58 @@ export async function batchMemory(
       );
     }
   }
+  const mb = (samples: PerVariant<number[]>): PerVariant<Summary> => ({
+    sdk: summarize(samples.sdk, 1),
+    raw: summarize(samples.raw, 1),
+    rawTimeout: summarize(samples.rawTimeout, 1),
+  });
+  const over = (other: readonly number[]): Summary =>
+    summarize(
+      peak.sdk.map((value, i) => value / (other[i] as number)),
+      3,
+    );
   return {
     hashes,
     concurrency,
     rounds,
-    peakRssMb: { sdk: summarize(peak.sdk, 1), raw: summarize(peak.raw, 1) },
-    growthMb: { sdk: summarize(growth.sdk, 1), raw: summarize(growth.raw, 1) },
-    retainedHeapMb: { sdk: summarize(retained.sdk, 1), raw: summarize(retained.raw, 1) },
-    sdkOverRaw: summarize(
-      peak.sdk.map((value, i) => value / (peak.raw[i] as number)),
-      3,
-    ),
+    peakRssMb: mb(peak),
+    growthMb: mb(growth),
+    retainedHeapMb: mb(retained),
+    sdkOverRaw: over(peak.raw),
+    sdkOverRawTimeout: over(peak.rawTimeout),
   };
 }
 
 type Row = [figure: string, value: string, range: string, target: string, met: string];
 
+const trio = (s: PerVariant<Summary>): string => `${s.sdk.median} · ${s.raw.median} · ${s.rawTimeout.median} MB`;
+
 /** Report rows (same columns as bench/lib/report.ts). */
 export function batchMemoryRows(m: BatchMemoryResult): Row[] {
   const n = m.hashes.toLocaleString('en-US');
+  const p = m.peakRssMb;
   return [
     [
-      `7. scanMany ${n} unique, c=${m.concurrency}: peak RSS SDK · hand-written loop`,
-      `${m.peakRssMb.sdk.median} MB · ${m.peakRssMb.raw.median} MB`,
-      `SDK ${m.peakRssMb.sdk.min} – ${m.peakRssMb.sdk.max} · loop ${m.peakRssMb.raw.min} – ${m.peakRssMb.raw.max}`,
+      `7. scanMany ${n} unique, c=${m.concurrency}: peak RSS SDK · loop · loop + time-out`,
+      trio(p),
+      `SDK ${p.sdk.min} – ${p.sdk.max} · loop ${p.raw.min} – ${p.raw.max} · loop + time-out ${p.rawTimeout.min} – ${p.rawTimeout.max}`,
       '',
       '',
     ],
-    [
-      '7. heap held by the results after GC: SDK · hand-written loop',
-      `${m.retainedHeapMb.sdk.median} MB · ${m.retainedHeapMb.raw.median} MB`,
-      '',
-      '',
-      '',
-    ],
+    ['7. heap held by the results after GC: SDK · loop · loop + time-out', trio(m.retainedHeapMb), '', '', ''],
     [
       '7. peak RSS SDK / hand-written loop',
       `${m.sdkOverRaw.median}×`,
       `${m.sdkOverRaw.min}× – ${m.sdkOverRaw.max}×`,
       '≤ 1.0×',
       m.sdkOverRaw.median <= 1 ? 'yes' : '**no**',
+    ],
+    [
+      '7. peak RSS SDK / loop with a per-request time-out',
+      `${m.sdkOverRawTimeout.median}×`,
+      `${m.sdkOverRawTimeout.min}× – ${m.sdkOverRawTimeout.max}×`,
+      '',
+      '',
     ],
   ];
 }
