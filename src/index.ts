@@ -16,9 +16,11 @@ export { hashFile } from './hashscan/hash-file.js';
 export {
   HashScanClient,
   type HashScanClientOptions,
+  type ScanIterableOptions,
   type ScanManyOptions,
   type ScanOptions,
   type ScanProgress,
+  type ScanStreamProgress,
 } from './hashscan/hashscan-client.js';
 export type { ScanCacheOptions } from './hashscan/scan-cache.js';
 export type {
