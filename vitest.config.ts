@@ -9,12 +9,15 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^hashscan-sms\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^hashscan-sms\/sandbox$/, replacement: source('./src/sandbox/index.ts') },
       { find: /^hashscan-sms$/, replacement: source('./src/index.ts') },
     ],
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
+    // Its own TMPDIR per run; and a real Redis for the shared-cache tests (REDIS_URL, or a throw-away redis-server).
+    globalSetup: ['./test/global-setup.ts', './test/global-redis.ts'],
     // Fails the run on any unhandled rejection or process warning, in any test.
     setupFiles: ['test/setup/process-guard.ts'],
     testTimeout: 10_000,

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { batchMemory } from './batch-memory.js';
 import { cacheHits } from './cache-hits.js';
 import { duplicates } from './duplicates.js';
+import { fleet, fleetTable } from './fleet.js';
 import { BENCH_DIR, QUICK, RESULTS_FILE, SETTINGS } from './lib/config.js';
 import { machine } from './lib/machine.js';
 import { type Results, table } from './lib/report.js';
@@ -28,6 +29,7 @@ const ALL = [
   'streaming',
   'size',
   'startup',
+  'fleet',
   'batchMemory',
 ] as const;
 const only = process.argv
@@ -59,6 +61,8 @@ try {
   await step('streaming', () => streaming(server, SETTINGS));
   await step('size', () => size());
   await step('startup', () => startup(SETTINGS));
+  // Fleet figures (shared Redis cache, outage) have a table of their own: see bench/fleet.ts.
+  if (selected.has('fleet')) console.log(fleetTable(await fleet(sdk)));
   await step('batchMemory', () => batchMemory(server, { concurrency: SETTINGS.concurrency }));
 } finally {
   await server.close();

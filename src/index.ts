@@ -5,6 +5,9 @@
  * @packageDocumentation
  */
 
+export type { ScanCacheOptions } from './cache/memory-cache.js';
+export type { SharedCacheOptions, SharedStore } from './cache/shared-store.js';
+export type { CacheStats } from './cache/verdict-cache.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hash-scan-error.js';
 export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-sms-error.js';
@@ -16,13 +19,14 @@ export { hashFile } from './hashscan/hash-file.js';
 export {
   HashScanClient,
   type HashScanClientOptions,
+  type HashScanStats,
   type ScanIterableOptions,
   type ScanManyOptions,
   type ScanOptions,
   type ScanProgress,
   type ScanStreamProgress,
 } from './hashscan/hashscan-client.js';
-export type { ScanCacheOptions } from './hashscan/scan-cache.js';
+export type { FileScanOutcome, ScanFileOptions } from './hashscan/scan-outcome.js';
 export type {
   IndexedScanOutcome,
   MaliciousResult,
@@ -40,7 +44,16 @@ export type {
   DispatchSignal,
   UndiciDispatcher,
 } from './transport/dispatcher.js';
-export type { Logger } from './transport/logger.js';
+export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './transport/logger.js';
+export { redactUrlParams, SECRET_QUERY_PARAMS } from './transport/redact-url-params.js';
+export type { CircuitState } from './transport/resilience/circuit-breaker.js';
+export type { TransportStats } from './transport/resilience/resilience.js';
+export type {
+  CircuitBreakerOptions,
+  RateLimitOptions,
+  ResilienceOptions,
+  RetryBudgetOptions,
+} from './transport/resilience/resilience-options.js';
 export type { RetryOptions } from './transport/retry-options.js';
 export type { FetchLike } from './transport/transport.js';
 export { VERSION } from './version.js';

@@ -12,8 +12,12 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  * - `INVALID_RESPONSE`: JSON of any other abnormal shape (`is_virus` missing or
  *   not a boolean, unknown or error fields next to a non-detection, …).
  * - `ABORTED`: the caller's `signal` aborted.
+ * - `CIRCUIT_OPEN`: the service failed repeatedly and the circuit breaker is
+ *   open; nothing was sent. Try again after the cool-down.
  * - `CREDENTIALS`: the `apiKey` provider threw, timed out or returned no key;
  *   nothing was sent.
+ * - `FILE_UNREADABLE`: `scanFile` could not read the file (missing, a
+ *   directory, no permission); nothing was sent.
  *
  * None of them means "not detected": treat the file as unknown (see `decide`).
  */
@@ -26,7 +30,9 @@ export type HashScanErrorCode =
   | 'STATUS_NOT_SUCCESS'
   | 'INVALID_RESPONSE'
   | 'ABORTED'
-  | 'CREDENTIALS';
+  | 'CIRCUIT_OPEN'
+  | 'CREDENTIALS'
+  | 'FILE_UNREADABLE';
 
 /** Fields of a {@link HashScanError}. */
 export interface HashScanErrorInit extends HashScanSmsErrorInit {

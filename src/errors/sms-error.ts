@@ -21,6 +21,9 @@ export type { SmsErrorCategory } from '../sms/error-categories.js';
  *   unless `retryUnknownOutcome` is on.
  * - `ABORTED`: the caller's `signal` aborted; see `outcome` for whether the
  *   request was already on its way.
+ * - `CIRCUIT_OPEN`: the service failed repeatedly and the circuit breaker is
+ *   open; this send was not made (`outcome: 'not_sent'`, unless an earlier
+ *   attempt of the same send may have gone out). Send again after the cool-down.
  * - `HTTP_STATUS`: a non-2xx answer whose body is not a service response.
  * - `INVALID_RESPONSE`: a body that is not `{ Code, Message, RequestId }`, or
  *   `Code: "OK"` with a non-2xx status. Never treated as a success.
@@ -36,6 +39,7 @@ export type SmsErrorCode =
   | 'NETWORK'
   | 'OUTCOME_UNKNOWN'
   | 'ABORTED'
+  | 'CIRCUIT_OPEN'
   | 'HTTP_STATUS'
   | 'INVALID_RESPONSE'
   | 'CREDENTIALS'

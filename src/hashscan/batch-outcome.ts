@@ -1,15 +1,6 @@
-import { HashScanError } from '../errors/hash-scan-error.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
+import { errorOutcome } from './scan-outcome.js';
 import type { ScanErrorOutcome } from './scan-result.js';
-
-/** The outcome of an entry with no trustworthy answer: the error `scan` would have rejected with, as a value. */
-export function errorOutcome(hash: string, error: unknown): ScanErrorOutcome {
-  const scanError =
-    error instanceof HashScanError
-      ? error
-      : new HashScanError({ code: 'INVALID_RESPONSE', message: 'unexpected failure', cause: error, hash });
-  return { verdict: 'error', hash: scanError.hash ?? hash, error: scanError };
-}
 
 /**
  * Checks one batch entry: its normalized hash, or its `INVALID_HASH`

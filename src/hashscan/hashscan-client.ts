@@ -1,21 +1,26 @@
 import { inspect } from 'node:util';
+import type { ScanCacheOptions } from '../cache/memory-cache.js';
+import { type CacheStats, NO_CACHE_STATS, VerdictCache } from '../cache/verdict-cache.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
 import { type CommonClientOptions, resolveTransportSettings } from '../transport/client-options.js';
 import type { CredentialSource } from '../transport/credentials.js';
 import type { Redactor } from '../transport/redact.js';
+import type { TransportStats } from '../transport/resilience/resilience.js';
+import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { isValidConcurrency } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
 import { type ApiKey, type ApiKeyProvider, apiKeyWithRedactor, lookupRequest, noteKeyRefusal } from './api-key.js';
+import { describeScanResponse } from './auth-hint.js';
 import { scanBatch } from './batch.js';
-import { checkEntry, errorOutcome, isOutcome } from './batch-outcome.js';
+import { checkEntry, isOutcome } from './batch-outcome.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
-import { ScanCache, type ScanCacheOptions } from './scan-cache.js';
+import { errorOutcome, type FileScanOutcome, type ScanFileOptions, scanFileWith, settleScan } from './scan-outcome.js';
 import type { IndexedScanOutcome, ScanOutcome, ScanResult } from './scan-result.js';
 import { SharedBodies } from './shared-body.js';
 import { scanStream } from './stream.js';
@@ -49,7 +54,11 @@ export interface HashScanClientOptions extends CommonClientOptions {
    * @defaultValue the normalized base URL
    */
   readonly sourceId?: string;
-  /** Result cache; `false` turns it off. @defaultValue `{ max: 10000, ttlMs: 300000, notDetectedTtlMs: 60000 }` */
+  /**
+   * Result cache; `false` turns it off. Add `store` for a second level shared by replicas (see the README's
+   * "Operating in production").
+   * @defaultValue `{ max: 10000, ttlMs: 300000, notDetectedTtlMs: 60000 }`, in-process only
+   */
   readonly cache?: ScanCacheOptions | false;
   /**
    * Extra top-level fields tolerated next to the documented non-detection
@@ -102,6 +111,12 @@ export interface ScanIterableOptions extends Omit<ScanManyOptions, 'onProgress'>
 
 const DEFAULT_CONCURRENCY = 8;
 
+/** What {@link HashScanClient.stats} returns: the transport's counters and the cache's. */
+export interface HashScanStats extends TransportStats {
+  /** Cache counters; all zero when the cache is off. */
+  readonly cache: CacheStats;
+}
+
 /**
  * Asks the hash lookup service whether a file hash is flagged as a virus.
  * Only the hash is sent. An abnormal response is never reported as
@@ -118,9 +133,10 @@ export class HashScanClient {
   readonly #apiKey: CredentialSource<ApiKey>;
   readonly #transport: Transport;
   readonly #redact: Redactor;
-  readonly #cache: ScanCache | undefined;
+  readonly #cache: VerdictCache | undefined;
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
+  readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
   readonly #bodies = new SharedBodies();
   /** Data-source id used in cache keys. */
   readonly sourceId: string;
@@ -134,7 +150,7 @@ export class HashScanClient {
       name: 'hashscan',
       redact: this.#redact,
     });
-    this.#transport = new Transport(settings);
+    this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse });
     this.baseUrl = settings.baseUrl;
     if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {
       throw new ConfigurationError('sourceId', 'must be a non-empty string');
@@ -145,7 +161,18 @@ export class HashScanClient {
       throw new ConfigurationError('allowedExtraFields', 'must be an array of field names');
     }
     this.#notDetected = notDetectedSchema(allowed);
-    this.#cache = options.cache === false ? undefined : new ScanCache(options.cache ?? {}, this.sourceId);
+    this.#summary = { ...summarizeTransport(settings), allowedExtraFields: [...allowed] };
+    this.#cache =
+      options.cache === false
+        ? undefined
+        : new VerdictCache(options.cache ?? {}, {
+            sourceId: this.sourceId,
+            // A fixed key may seal shared entries by default; a provider's keys rotate, so it needs `cache.secret`.
+            apiKey: typeof options.apiKey === 'function' ? undefined : (options.apiKey ?? process.env.HASHSCAN_API_KEY),
+            logger: settings.logger,
+            notDetected: this.#notDetected,
+            redact: this.#redact,
+          });
   }
 
   /**
@@ -160,6 +187,22 @@ export class HashScanClient {
     const cached = this.#cache?.get(query.hash);
     if (cached !== undefined) return cached;
     return this.#share(query, options.signal);
+  }
+
+  /**
+   * `scan()` that never rejects: a failure resolves `{ verdict: 'error', hash, error }`, ready for `decide()`.
+   * @example `if (decide(await client.scanOutcome(sha256)) !== 'allow') quarantine(file)`
+   */
+  scanOutcome(hash: string, options: ScanOptions = {}): Promise<ScanOutcome> {
+    return settleScan((input, scanOptions) => this.scan(input, scanOptions), hash, options.signal);
+  }
+
+  /**
+   * Hashes a file (streamed, SHA-256 by default) and looks it up; never rejects (`FILE_UNREADABLE` if unreadable).
+   * @example `if (decide(await client.scanFile(req.file.path)) !== 'allow') return res.sendStatus(422)`
+   */
+  scanFile(path: string, options: ScanFileOptions = {}): Promise<FileScanOutcome> {
+    return scanFileWith((input, scanOptions) => this.scan(input, scanOptions), path, options);
   }
 
   /**
@@ -199,19 +242,26 @@ export class HashScanClient {
     yield* scanStream(hashes, settings, (input, signal) => this.#outcome(input, signal));
   }
 
-  /** Forgets every cached verdict. */
+  /** Forgets every verdict cached in this process (a shared store is left alone: other replicas use it). */
   clearCache(): void {
     this.#cache?.clear();
   }
 
-  /** Never shows the API key: only what helps debugging. */
-  [inspect.custom](): string {
-    return `HashScanClient ${inspect({ baseUrl: this.baseUrl, sourceId: this.sourceId, cachedResults: this.#cache?.size ?? 0 })}`;
+  /** Requests, retries, cache hits per level, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
+  stats(): HashScanStats {
+    return { ...this.#transport.stats(), cache: this.#cache?.stats() ?? NO_CACHE_STATS };
   }
 
-  /** The client's settings without the API key, so `JSON.stringify(client)` is safe to log. */
+  /** The effective settings (see {@link HashScanClient.toJSON}); never the API key. */
+  [inspect.custom](): string {
+    return `HashScanClient ${inspect(this.toJSON(), { depth: 3 })}`;
+  }
+
+  /** The effective settings (time-out, retry, cache and its size, …), safe to log: never the API key. */
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.baseUrl, sourceId: this.sourceId };
+    const { baseUrl, ...transport } = this.#summary;
+    const cache = this.#cache === undefined ? false : { ...this.#cache.settings, size: this.#cache.size };
+    return { baseUrl, sourceId: this.sourceId, ...transport, cache };
   }
 
   /** An entry of any type (never converted to a string) as an outcome. */
@@ -257,6 +307,9 @@ export class HashScanClient {
   }
 
   async #lookup(query: NormalizedHash, signal: AbortLike, progress: SharedProgress): Promise<ScanResult> {
+    // The shared store is asked inside the shared operation: concurrent callers cost one store read.
+    const stored = await this.#cache?.recall(query);
+    if (stored !== undefined) return stored;
     const exchange: Exchange<ScanResult> = {
       build: (attempt) => {
         progress.attempts = attempt;
@@ -282,7 +335,7 @@ export class HashScanClient {
       signal,
     };
     const result = await this.#transport.send(exchange);
-    this.#cache?.set(result);
+    await this.#cache?.set(result);
     return result;
   }
 }

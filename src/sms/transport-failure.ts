@@ -10,9 +10,9 @@ import type { TransportFailure } from '../transport/transport.js';
 export function sendFailureError(failure: TransportFailure, mayHaveSent: boolean): SmsError {
   const reached = failure.phase === 'unknown';
   const outcome = reached || mayHaveSent ? 'unknown' : 'not_sent';
-  if (failure.code === 'ABORTED') {
+  if (failure.code === 'ABORTED' || failure.code === 'CIRCUIT_OPEN') {
     return new SmsError({
-      code: 'ABORTED',
+      code: failure.code,
       outcome,
       message: failure.message,
       cause: failure.cause,

@@ -2,9 +2,12 @@ import pRetry, { AbortError } from 'p-retry';
 import type { AbortLike } from '../util/abort-like.js';
 import { onAbort } from '../util/abort-subscriptions.js';
 import type { UndiciDispatcher } from './dispatcher.js';
-import { type Logger, silentLogger } from './logger.js';
+import { attemptLine, type DescribeResponse, emitLine, type LogFields, type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
 import { type Redactor, redactError } from './redact.js';
+import { trackRequestWrites, untrackedDispatcher } from './request-written.js';
+import { Resilience, type TransportStats } from './resilience/resilience.js';
+import type { ResolvedResilience } from './resilience/resilience-options.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
 import { createKy, dispatchTarget, type Sending, sendWithDispatcher, sendWithKy } from './sending.js';
 import { sleep } from './sleep.js';
@@ -26,11 +29,21 @@ export interface TransportSettings {
   readonly fetch: FetchLike | undefined;
   /** Sends with undici's `dispatcher.request()` instead of `fetch` (opt-in, never with `fetch`). */
   readonly dispatcher: UndiciDispatcher | undefined;
+  /**
+   * Records on the dispatcher path whether each request reached a socket, so
+   * that fact (not an error code) decides the failure phase. Costs a few
+   * microseconds per request; worth it where a repeat is harmful (SMS).
+   */
+  readonly trackWrites?: boolean;
   readonly logger: Logger;
   /** Scrubs secrets from every URL, message and stack the transport emits. */
   readonly redact: Redactor;
   /** Prefix of log lines, e.g. `hashscan`. */
   readonly name: string;
+  /** Retry budget, circuit breaker and rate limits (see `resilience/`). */
+  readonly resilience: ResolvedResilience;
+  /** Reads the service's code and a hint off a response for its log line (only when logging). */
+  readonly describeResponse?: DescribeResponse | undefined;
 }
 
 /** One HTTP request, built afresh for every attempt (SMS re-signs each one). */
@@ -59,7 +72,8 @@ export interface IncomingResponse {
 
 /** Why no complete response could be had. */
 export interface TransportFailure {
-  readonly code: 'TIMEOUT' | 'NETWORK' | 'ABORTED';
+  /** `CIRCUIT_OPEN`: the circuit breaker refused the attempt; nothing was sent. */
+  readonly code: 'TIMEOUT' | 'NETWORK' | 'ABORTED' | 'CIRCUIT_OPEN';
   /** Redacted, human-readable. */
   readonly message: string;
   /** Redacted copy of the underlying error chain. */
@@ -107,9 +121,11 @@ export class Transport {
   readonly #logs: boolean;
   /** Starts one attempt on the way chosen at construction: ky over `fetch`, or the dispatcher. */
   readonly #start: (url: string, request: OutgoingRequest, attempt: number) => Sending;
+  readonly #resilience: Resilience;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
+    this.#resilience = new Resilience(settings.resilience);
     this.#logs = settings.logger !== silentLogger;
     const { dispatcher } = settings;
     if (dispatcher === undefined) {
@@ -117,7 +133,8 @@ export class Transport {
       this.#start = (url, request, attempt) => sendWithKy(client, url, request, attempt);
     } else {
       const target = dispatchTarget(settings.baseUrl);
-      this.#start = (_url, request, attempt) => sendWithDispatcher(dispatcher, target, request, attempt);
+      const tracked = settings.trackWrites ? trackRequestWrites(dispatcher) : untrackedDispatcher(dispatcher);
+      this.#start = (_url, request, attempt) => sendWithDispatcher(tracked, target, request, attempt);
     }
   }
 
@@ -139,9 +156,14 @@ export class Transport {
 
     const run = async (attempt: number): Promise<T> => {
       if (signal?.aborted) throw new AbortError(aborted());
+      // The pre-attempt gate: a 429 pause or the rate limit, then the circuit breaker.
+      const held = this.#resilience.pass(signal, aborted);
+      if (held !== undefined) await held.catch((error: Error) => Promise.reject(new AbortError(error)));
+      const refused = this.#resilience.enter(attempts);
+      if (refused !== undefined) throw new AbortError(exchange.fail(refused));
       attempts = attempt;
       try {
-        return exchange.interpret(await this.#attempt(exchange, attempt));
+        return exchange.interpret(this.#resilience.answered(await this.#attempt(exchange, attempt)));
       } catch (error) {
         if (retry.retries > 0 && exchange.isRetryable(error)) throw error;
         throw new AbortError(error as Error);
@@ -153,12 +175,15 @@ export class Transport {
     // p-retry alone still decides every retry, its back-off and when to give up.
     let first: unknown;
     try {
-      return await run(1);
+      const result = await run(1);
+      this.#resilience.succeeded(0);
+      return result;
     } catch (error) {
       if (error instanceof AbortError) throw error.originalError;
       first = error;
     }
-    return pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : run(attempt)), {
+    let spent = 0;
+    const result = await pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : run(attempt)), {
       retries: retry.retries,
       minTimeout: 0,
       // The back-off wait lives here so that it can honour Retry-After and
@@ -166,17 +191,30 @@ export class Transport {
       shouldRetry: async ({ error, retriesConsumed }) => {
         const delay = retryDelay(retriesConsumed, (error as RetryHint).retryAfterMs, retry);
         if (delay === undefined) return false;
+        // The retry budget and the circuit breaker get a say; p-retry still owns the loop.
+        const cost = this.#resilience.spendRetry(error);
+        if (cost === undefined) return false;
+        spent = cost;
         if (this.#logs) {
-          this.#settings.logger.info(`${this.#settings.name}: retrying in ${delay} ms`, {
+          const code = (error as { code?: unknown }).code;
+          this.#emit('info', `${this.#settings.name}: retrying in ${delay} ms`, {
+            client: this.#settings.name,
             attempt: attempts,
             delayMs: delay,
-            code: (error as { code?: unknown }).code,
+            ...(typeof code === 'string' ? { code } : {}),
           });
         }
         await sleep(delay, signal, aborted);
         return true;
       },
     });
+    this.#resilience.succeeded(spent);
+    return result;
+  }
+
+  /** Counters of this transport: requests, retries, breaker state, retry tokens, throttled time. */
+  stats(): TransportStats {
+    return this.#resilience.stats();
   }
 
   /** One attempt: the response with its whole body, under one time-out. */
@@ -221,12 +259,13 @@ export class Transport {
       });
       this.#log(response.status < 300 ? 'debug' : 'warn', request.method, url, attempt, started, {
         status: response.status,
+        text: response.text,
       });
       return response;
     } catch (error) {
       const failure = this.#failure(error, attempt, timedOut, signal?.aborted === true);
       this.#log('warn', request.method, url, attempt, started, { code: failure.code });
-      throw exchange.fail(failure);
+      throw this.#resilience.failed(failure.code, exchange.fail(failure));
     } finally {
       clearTimeout(timer);
       unsubscribe?.();
@@ -264,21 +303,36 @@ export class Transport {
     };
   }
 
+  /** One line per attempt; the fields go along only to a `structured` logger. */
   #log(
     level: 'debug' | 'warn',
     method: string,
     url: string,
     attempt: number,
     started: number,
-    outcome: { status?: number; code?: string },
+    outcome: { status?: number; text?: string; code?: string },
   ): void {
     if (!this.#logs) return;
-    const durationMs = Math.round(performance.now() - started);
-    const maskedUrl = this.#settings.redact(url);
-    const result = outcome.status === undefined ? outcome.code : String(outcome.status);
-    this.#settings.logger[level](
-      `${this.#settings.name}: ${method} ${maskedUrl} -> ${result} in ${durationMs} ms (attempt ${attempt})`,
-      { method, url: maskedUrl, ...outcome, durationMs, attempt },
-    );
+    const { name, redact, describeResponse } = this.#settings;
+    const note =
+      outcome.status !== undefined && outcome.text !== undefined
+        ? describeResponse?.(outcome.status, outcome.text)
+        : undefined;
+    const fields: LogFields = {
+      client: name,
+      method,
+      url: redact(url),
+      ...(outcome.status === undefined ? {} : { status: outcome.status }),
+      ...(outcome.code === undefined ? {} : { code: outcome.code }),
+      ...(note?.serviceCode === undefined ? {} : { serviceCode: redact(note.serviceCode) }),
+      ...(note?.hint === undefined ? {} : { hint: note.hint }),
+      durationMs: Math.round(performance.now() - started),
+      attempt,
+    };
+    this.#emit(level, attemptLine(name, fields), fields);
+  }
+
+  #emit(level: 'debug' | 'info' | 'warn', message: string, fields: LogFields): void {
+    emitLine(this.#settings.logger, level, message, fields);
   }
 }

@@ -1,0 +1,42 @@
+import type { AbortLike } from '../util/abort-like.js';
+import { invalidParameter } from './invalid-parameter.js';
+import type { SmsMethod } from './outgoing-request.js';
+import { guarded, readField } from './read-field.js';
+
+const METHODS: ReadonlySet<unknown> = new Set<SmsMethod>(['GET', 'POST']);
+
+/** The checked per-call options of a send. */
+export interface CheckedSendOptions {
+  readonly method: SmsMethod;
+  /** An `AbortSignal`, or a polyfill's signal with the same shape (all the transport uses of it). */
+  readonly signal: AbortSignal | undefined;
+}
+
+/** An `AbortSignal`, or anything shaped like one (a polyfill's), as the transport uses it. */
+function isAbortLike(value: unknown): value is AbortLike {
+  if (typeof value !== 'object' || value === null) return false;
+  const signal = value as Record<string, unknown>;
+  return (
+    typeof signal.aborted === 'boolean' &&
+    typeof signal.addEventListener === 'function' &&
+    typeof signal.removeEventListener === 'function'
+  );
+}
+
+/**
+ * Checks the second argument of `send()`: `undefined` or an object with an
+ * optional `method` (`GET`/`POST`) and an optional `signal`.
+ *
+ * @throws {SmsError} `InvalidParameter` naming `options`, `method` or `signal`; nothing is sent.
+ */
+export function checkSendOptions(options: unknown, defaultMethod: SmsMethod): CheckedSendOptions {
+  if (options === undefined) return { method: defaultMethod, signal: undefined };
+  if (typeof options !== 'object' || options === null) throw invalidParameter('options', 'must be an object');
+  const method = readField(options, 'method', 'method') ?? defaultMethod;
+  if (!METHODS.has(method)) throw invalidParameter('method', 'must be "GET" or "POST"');
+  const signal = readField(options, 'signal', 'signal');
+  if (signal !== undefined && !guarded('signal', () => isAbortLike(signal))) {
+    throw invalidParameter('signal', 'must be an AbortSignal');
+  }
+  return { method: method as SmsMethod, signal: signal as AbortSignal | undefined };
+}
