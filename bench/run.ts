@@ -6,6 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { batchMemory } from './batch-memory.js';
 import { cacheHits } from './cache-hits.js';
 import { duplicates } from './duplicates.js';
 import { fleet, fleetTable } from './fleet.js';
@@ -20,7 +21,17 @@ import { startup } from './startup.js';
 import { streaming } from './streaming.js';
 import { throughput } from './throughput.js';
 
-const ALL = ['throughput', 'duplicates', 'cacheHits', 'signing', 'streaming', 'size', 'startup', 'fleet'] as const;
+const ALL = [
+  'throughput',
+  'duplicates',
+  'cacheHits',
+  'signing',
+  'streaming',
+  'size',
+  'startup',
+  'fleet',
+  'batchMemory',
+] as const;
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
@@ -52,6 +63,7 @@ try {
   await step('startup', () => startup(SETTINGS));
   // Fleet figures (shared Redis cache, outage) have a table of their own: see bench/fleet.ts.
   if (selected.has('fleet')) console.log(fleetTable(await fleet(sdk)));
+  await step('batchMemory', () => batchMemory(server, { concurrency: SETTINGS.concurrency }));
 } finally {
   await server.close();
 }

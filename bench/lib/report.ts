@@ -1,3 +1,4 @@
+import { type BatchMemoryResult, batchMemoryRows } from '../batch-memory.js';
 import type { CacheHitsResult } from '../cache-hits.js';
 import type { DuplicatesResult } from '../duplicates.js';
 import type { SigningResult } from '../signing.js';
@@ -16,6 +17,7 @@ export interface Results {
   streaming?: StreamingResult;
   size?: SizeResult;
   startup?: StartupResult;
+  batchMemory?: BatchMemoryResult;
 }
 
 type Row = [figure: string, value: string, range: string, target: string, met: string];
@@ -132,6 +134,7 @@ function rows(r: Results): Row[] {
       `vendor/SDK ${u.vendorOverSdk.median}×`,
     ]);
   }
+  if (r.batchMemory) out.push(...batchMemoryRows(r.batchMemory));
   return out;
 }
 

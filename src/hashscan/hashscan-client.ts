@@ -11,16 +11,19 @@ import { summarizeTransport, type TransportSummary } from '../transport/settings
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
 import type { AbortLike } from '../util/abort-like.js';
-import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/concurrency.js';
+import { isValidConcurrency } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
-import { linkedSignal } from '../util/linked-signal.js';
 import { type ApiKey, type ApiKeyProvider, apiKeyWithRedactor, lookupRequest, noteKeyRefusal } from './api-key.js';
 import { describeScanResponse } from './auth-hint.js';
+import { scanBatch } from './batch.js';
+import { checkEntry, isOutcome } from './batch-outcome.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
 import { errorOutcome, type FileScanOutcome, type ScanFileOptions, scanFileWith, settleScan } from './scan-outcome.js';
 import type { IndexedScanOutcome, ScanOutcome, ScanResult } from './scan-result.js';
+import { SharedBodies } from './shared-body.js';
+import { scanStream } from './stream.js';
 
 /**
  * Options of {@link HashScanClient}.
@@ -81,12 +84,29 @@ export interface ScanProgress {
   readonly total: number;
 }
 
-/** Options of {@link HashScanClient.scanMany} and {@link HashScanClient.scanIterable}. */
+/** Options of {@link HashScanClient.scanMany}. */
 export interface ScanManyOptions extends ScanOptions {
   /** Lookups in flight at once. @defaultValue 8 */
   readonly concurrency?: number;
-  /** Called after each input settles (`scanMany` only). */
+  /** Called after each input settles; an error it throws rejects the batch and stops its lookups. */
   readonly onProgress?: (progress: ScanProgress) => void;
+}
+
+/** Progress of {@link HashScanClient.scanIterable}, whose source may be endless. */
+export interface ScanStreamProgress {
+  /** Outcomes yielded so far, this one included. */
+  readonly done: number;
+  /** Inputs in the source, known once it has ended; `undefined` until then. */
+  readonly total: number | undefined;
+}
+
+/** Options of {@link HashScanClient.scanIterable}. */
+export interface ScanIterableOptions extends Omit<ScanManyOptions, 'onProgress'> {
+  /**
+   * Called as each outcome is yielded; an error it throws ends the loop with
+   * that error and aborts the lookups still running.
+   */
+  readonly onProgress?: (progress: ScanStreamProgress) => void;
 }
 
 const DEFAULT_CONCURRENCY = 8;
@@ -117,6 +137,7 @@ export class HashScanClient {
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
   readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
+  readonly #bodies = new SharedBodies();
   /** Data-source id used in cache keys. */
   readonly sourceId: string;
   /** The checked base URL. */
@@ -185,50 +206,26 @@ export class HashScanClient {
   }
 
   /**
-   * Looks up a batch. Resolves one outcome per input, in input order; never
-   * rejects for a single bad entry (it becomes an `error` outcome). Identical
-   * hashes (in any letter case) cost one request.
+   * Looks up a batch. Resolves one outcome per index, in input order; never
+   * rejects for a single bad entry: a hole of a sparse array, a non-string or
+   * an invalid hash is an `INVALID_HASH` outcome, and nothing is sent for it.
+   * Identical hashes (in any letter case) cost one request and share one
+   * outcome object.
    */
   async scanMany(hashes: readonly string[], options: ScanManyOptions = {}): Promise<ScanOutcome[]> {
-    const concurrency = this.#concurrency(options.concurrency);
-    const outcomes = new Array<ScanOutcome>(hashes.length);
-    const positions = new Map<string, { readonly query: NormalizedHash; readonly indices: number[] }>();
-    let done = 0;
-    const settle = (indices: readonly number[], outcome: ScanOutcome): void => {
-      for (const index of indices) outcomes[index] = outcome;
-      done += indices.length;
-      options.onProgress?.({ done, total: hashes.length });
-    };
-
-    hashes.forEach((input, index) => {
-      let query: NormalizedHash;
-      try {
-        query = normalizeHash(input);
-      } catch (error) {
-        settle([index], errorOutcome(String(input), error));
-        return;
-      }
-      const seen = positions.get(query.hash);
-      if (seen === undefined) positions.set(query.hash, { query, indices: [index] });
-      else seen.indices.push(index);
-    });
-
-    const batch = linkedSignal(options.signal);
-    try {
-      await mapConcurrent([...positions.values()], concurrency, async ({ query, indices }) => {
-        settle(indices, await this.#outcomeOf(query, batch.signal));
-      });
-    } finally {
-      batch.dispose();
-    }
-    return outcomes;
+    const settings = { ...this.#batchSettings(options), onProgress: options.onProgress };
+    return scanBatch(hashes, settings, (query, signal) => this.#outcomeOf(query, signal));
   }
 
   /**
    * Looks up hashes from any iterable or async iterable (a file read line by
    * line, a database cursor) and yields each outcome with its input `index`
-   * as it completes. Memory stays bounded by `concurrency`, not the input
-   * size. Breaking out of the loop aborts the lookups still running.
+   * as soon as it settles, whatever the source is doing. Memory stays bounded
+   * by `concurrency`, not the input size. Non-strings are `INVALID_HASH`
+   * outcomes. Breaking out of the loop aborts the lookups still running;
+   * aborting `signal` stops pulling at once, yields the lookups in flight as
+   * `ABORTED` and ends the loop. An error thrown by the source ends the loop
+   * with that error, after the lookups already started have been yielded.
    *
    * @example
    * ```ts
@@ -239,22 +236,10 @@ export class HashScanClient {
    */
   async *scanIterable(
     hashes: Iterable<string> | AsyncIterable<string>,
-    options: Omit<ScanManyOptions, 'onProgress'> = {},
+    options: ScanIterableOptions = {},
   ): AsyncGenerator<IndexedScanOutcome, void, undefined> {
-    const concurrency = this.#concurrency(options.concurrency);
-    const stream = linkedSignal(options.signal);
-    try {
-      for await (const { index, value } of streamConcurrent(
-        hashes,
-        concurrency,
-        (input) => this.#outcome(input, stream.signal),
-        stream.abort,
-      )) {
-        yield { ...value, index };
-      }
-    } finally {
-      stream.dispose();
-    }
+    const settings = { ...this.#batchSettings(options), onProgress: options.onProgress };
+    yield* scanStream(hashes, settings, (input, signal) => this.#outcome(input, signal));
   }
 
   /** Forgets every verdict cached in this process (a shared store is left alone: other replicas use it). */
@@ -279,14 +264,10 @@ export class HashScanClient {
     return { baseUrl, sourceId: this.sourceId, ...transport, cache };
   }
 
-  async #outcome(input: string, signal: AbortLike | undefined): Promise<ScanOutcome> {
-    let query: NormalizedHash;
-    try {
-      query = normalizeHash(input);
-    } catch (error) {
-      return errorOutcome(String(input).toLowerCase(), error);
-    }
-    return this.#outcomeOf(query, signal);
+  /** An entry of any type (never converted to a string) as an outcome. */
+  async #outcome(input: unknown, signal: AbortLike | undefined): Promise<ScanOutcome> {
+    const entry = checkEntry(input);
+    return isOutcome(entry) ? entry : this.#outcomeOf(entry, signal);
   }
 
   /** `scan()` of an input already normalized (batches check every input first), as an outcome. */
@@ -314,12 +295,15 @@ export class HashScanClient {
     );
   }
 
-  #concurrency(value: number | undefined): number {
-    const concurrency = value ?? DEFAULT_CONCURRENCY;
+  #batchSettings(options: ScanManyOptions | ScanIterableOptions): {
+    concurrency: number;
+    signal: AbortSignal | undefined;
+  } {
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     if (!isValidConcurrency(concurrency)) {
       throw new ConfigurationError('concurrency', 'must be a whole number from 1 to 1024');
     }
-    return concurrency;
+    return { concurrency, signal: options.signal };
   }
 
   async #lookup(query: NormalizedHash, signal: AbortLike, progress: SharedProgress): Promise<ScanResult> {
@@ -332,11 +316,14 @@ export class HashScanClient {
         return lookupRequest(this.#apiKey, query.hash, attempt);
       },
       interpret: (response) =>
-        interpretScanResponse(noteKeyRefusal(this.#apiKey, response), {
-          query,
-          notDetected: this.#notDetected,
-          redact: this.#redact,
-        }),
+        this.#bodies.share(
+          response.text,
+          interpretScanResponse(noteKeyRefusal(this.#apiKey, response), {
+            query,
+            notDetected: this.#notDetected,
+            redact: this.#redact,
+          }),
+        ),
       fail: (failure: TransportFailure) => new HashScanError({ ...failure, hash: query.hash }),
       // Time-outs, network failures and 408/429/5xx only: a normal answer, an
       // abnormal structure or a hit will not change on a second try (spec part 8).

@@ -1,5 +1,6 @@
 import pRetry, { AbortError } from 'p-retry';
 import type { AbortLike } from '../util/abort-like.js';
+import { onAbort } from '../util/abort-subscriptions.js';
 import type { UndiciDispatcher } from './dispatcher.js';
 import { attemptLine, type DescribeResponse, emitLine, type LogFields, type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
@@ -237,7 +238,7 @@ export class Transport {
     const url = baseUrl + request.path;
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let onCallerAbort: (() => void) | undefined;
+    let unsubscribe: (() => void) | undefined;
     const started = this.#logs ? performance.now() : 0;
 
     try {
@@ -245,7 +246,7 @@ export class Transport {
       const response = await new Promise<IncomingResponse>((resolve, reject) => {
         const sending = this.#start(url, request, attempt);
         sending.response.then(resolve, reject);
-        onCallerAbort = (): void => {
+        const onCallerAbort = (): void => {
           sending.abort(signal?.reason);
           reject(new Error('aborted'));
         };
@@ -254,7 +255,7 @@ export class Transport {
           sending.abort(new Error('timed out'));
           reject(new Error('timed out'));
         }, timeoutMs);
-        signal?.addEventListener('abort', onCallerAbort, { once: true });
+        if (signal !== undefined) unsubscribe = onAbort(signal, onCallerAbort);
       });
       this.#log(response.status < 300 ? 'debug' : 'warn', request.method, url, attempt, started, {
         status: response.status,
@@ -267,7 +268,7 @@ export class Transport {
       throw this.#resilience.failed(failure.code, exchange.fail(failure));
     } finally {
       clearTimeout(timer);
-      if (onCallerAbort !== undefined) signal?.removeEventListener('abort', onCallerAbort);
+      unsubscribe?.();
     }
   }
 
