@@ -56,7 +56,7 @@ export class HashScanError extends HashScanSmsError {
   readonly code: HashScanErrorCode;
   /** The hash that was looked up (lower-cased), or the raw input for `INVALID_HASH`. */
   readonly hash: string | undefined;
-  /** Delay the server asked for with `Retry-After`, in ms.; at most 86 400 000 (one day), whatever the server asked. */
+  /** Delay the server asked for with `Retry-After`, in ms; at most 86 400 000 (one day), whatever the server asked. */
   readonly retryAfterMs: number | undefined;
   /** The start of the response body (at most 512 characters, redacted), for tracing. */
   readonly body: string | undefined;

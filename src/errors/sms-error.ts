@@ -98,7 +98,7 @@ export class SmsError extends HashScanSmsError {
   readonly httpStatus: number | undefined;
   /** For a client-side `InvalidParameter`: the request field at fault, e.g. `templateParam`. */
   readonly parameter: string | undefined;
-  /** Delay asked for by `Retry-After` on an `HTTP_STATUS` answer, in ms.; at most 86 400 000 (one day), whatever the server asked. */
+  /** Delay asked for by `Retry-After` on an `HTTP_STATUS` answer, in ms; at most 86 400 000 (one day), whatever the server asked. */
   readonly retryAfterMs: number | undefined;
   /** The start of an unreadable body (at most 512 characters, redacted), for tracing. */
   readonly body: string | undefined;
