@@ -18,8 +18,12 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  *   unless `retryUnknownOutcome` is on.
  * - `ABORTED`: the caller's `signal` aborted; see `outcome` for whether the
  *   request was already on its way.
+ * - `TIMEOUT`: the send's whole budget ran out (`totalTimeoutMs`, or the
+ *   caller's `signal` aborted with a `TimeoutError`); see `outcome`. Never
+ *   retried. (One attempt's `timeoutMs` is `OUTCOME_UNKNOWN`.)
  * - `HTTP_STATUS`: a non-2xx answer whose body is not a service response.
- * - `INVALID_RESPONSE`: a body that is not `{ Code, Message, RequestId }`, or
+ * - `INVALID_RESPONSE`: a body that is not `{ Code, Message, RequestId }`
+ *   (repeated keys included), a body over `maxResponseBytes`, or
  *   `Code: "OK"` with a non-2xx status. Never treated as a success.
  */
 export type SmsErrorCode =
@@ -29,6 +33,7 @@ export type SmsErrorCode =
   | 'NETWORK'
   | 'OUTCOME_UNKNOWN'
   | 'ABORTED'
+  | 'TIMEOUT'
   | 'HTTP_STATUS'
   | 'INVALID_RESPONSE'
   // Any other code the service sends back; `& {}` keeps the names above in autocompletion.

@@ -1,7 +1,13 @@
 import { inspect } from 'node:util';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
-import { type CommonClientOptions, requiredSetting, resolveTransportSettings } from '../transport/client-options.js';
+import {
+  type CommonClientOptions,
+  optionalMs,
+  requiredSetting,
+  resolveTransportSettings,
+} from '../transport/client-options.js';
+import { withBudget } from '../transport/deadline.js';
 import { createRedactor, type Redactor } from '../transport/redact.js';
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
@@ -9,11 +15,13 @@ import type { AbortLike } from '../util/abort-like.js';
 import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
 import { linkedSignal } from '../util/linked-signal.js';
+import { callerAbortError } from './caller-abort.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
 import { ScanCache, type ScanCacheOptions } from './scan-cache.js';
 import type { IndexedScanOutcome, ScanErrorOutcome, ScanOutcome, ScanResult } from './scan-result.js';
+import { scanFailureError } from './transport-failure.js';
 
 /**
  * Options of {@link HashScanClient}.
@@ -56,8 +64,21 @@ export interface HashScanClientOptions extends CommonClientOptions {
 
 /** Per-call options of {@link HashScanClient.scan}. */
 export interface ScanOptions {
-  /** Aborts this caller's wait (and the request, when no one else waits for it). */
+  /**
+   * Aborts this caller's wait (and the request, when no one else waits for
+   * it). A signal aborted with a `TimeoutError` (`AbortSignal.timeout()`)
+   * rejects with `TIMEOUT`, any other with `ABORTED`.
+   */
   readonly signal?: AbortSignal;
+  /**
+   * Budget of this lookup (in a batch: of each lookup), every attempt and
+   * back-off included, in ms; rejects `TIMEOUT` when spent. Overrides the
+   * client's `totalTimeoutMs`. A lookup shared with concurrent calls for the
+   * same hash runs under the budget of the call that started it; each call
+   * still stops waiting when its own budget is spent.
+   * @defaultValue the client's `totalTimeoutMs`
+   */
+  readonly totalTimeoutMs?: number;
 }
 
 /** Progress of a batch: inputs settled so far and in all. */
@@ -134,9 +155,10 @@ export class HashScanClient {
    */
   async scan(hash: string, options: ScanOptions = {}): Promise<ScanResult> {
     const query = normalizeHash(hash);
+    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
     const cached = this.#cache?.get(query.hash);
     if (cached !== undefined) return cached;
-    return this.#share(query, options.signal);
+    return this.#share(query, options.signal, totalTimeoutMs);
   }
 
   /**
@@ -146,6 +168,7 @@ export class HashScanClient {
    */
   async scanMany(hashes: readonly string[], options: ScanManyOptions = {}): Promise<ScanOutcome[]> {
     const concurrency = this.#concurrency(options.concurrency);
+    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
     const outcomes = new Array<ScanOutcome>(hashes.length);
     const positions = new Map<string, { readonly query: NormalizedHash; readonly indices: number[] }>();
     let done = 0;
@@ -171,7 +194,7 @@ export class HashScanClient {
     const batch = linkedSignal(options.signal);
     try {
       await mapConcurrent([...positions.values()], concurrency, async ({ query, indices }) => {
-        settle(indices, await this.#outcomeOf(query, batch.signal));
+        settle(indices, await this.#outcomeOf(query, batch.signal, totalTimeoutMs));
       });
     } finally {
       batch.dispose();
@@ -197,12 +220,13 @@ export class HashScanClient {
     options: Omit<ScanManyOptions, 'onProgress'> = {},
   ): AsyncGenerator<IndexedScanOutcome, void, undefined> {
     const concurrency = this.#concurrency(options.concurrency);
+    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
     const stream = linkedSignal(options.signal);
     try {
       for await (const { index, value } of streamConcurrent(
         hashes,
         concurrency,
-        (input) => this.#outcome(input, stream.signal),
+        (input) => this.#outcome(input, stream.signal, totalTimeoutMs),
         stream.abort,
       )) {
         yield { ...value, index };
@@ -227,39 +251,39 @@ export class HashScanClient {
     return { baseUrl: this.baseUrl, sourceId: this.sourceId };
   }
 
-  async #outcome(input: string, signal: AbortLike | undefined): Promise<ScanOutcome> {
+  async #outcome(input: string, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
     let query: NormalizedHash;
     try {
       query = normalizeHash(input);
     } catch (error) {
       return errorOutcome(String(input).toLowerCase(), error);
     }
-    return this.#outcomeOf(query, signal);
+    return this.#outcomeOf(query, signal, totalTimeoutMs);
   }
 
   /** `scan()` of an input already normalized (batches check every input first), as an outcome. */
-  async #outcomeOf(query: NormalizedHash, signal: AbortLike | undefined): Promise<ScanOutcome> {
+  async #outcomeOf(
+    query: NormalizedHash,
+    signal: AbortLike | undefined,
+    totalTimeoutMs?: number,
+  ): Promise<ScanOutcome> {
     try {
-      return this.#cache?.get(query.hash) ?? (await this.#share(query, signal));
+      return this.#cache?.get(query.hash) ?? (await this.#share(query, signal, totalTimeoutMs));
     } catch (error) {
       return errorOutcome(query.hash, error);
     }
   }
 
-  /** Joins the lookup of `query` already under way, or starts it. */
-  #share(query: NormalizedHash, signal: AbortLike | undefined): Promise<ScanResult> {
-    return this.#inFlight.run(
+  /** Joins the lookup of `query` already under way, or starts it; waits at most `totalTimeoutMs`. */
+  #share(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanResult> {
+    const wait = withBudget(signal, totalTimeoutMs);
+    const result = this.#inFlight.run(
       query.hash,
-      (shared, progress) => this.#lookup(query, shared, progress),
-      signal,
-      ({ attempts }) =>
-        new HashScanError({
-          code: 'ABORTED',
-          message: 'the lookup was aborted by the caller',
-          hash: query.hash,
-          attempts,
-        }),
+      (shared, progress) => this.#lookup(query, shared, progress, totalTimeoutMs),
+      wait.signal,
+      ({ attempts }) => callerAbortError(query.hash, attempts, wait.signal?.reason),
     );
+    return totalTimeoutMs === undefined ? result : result.finally(wait.dispose);
   }
 
   #concurrency(value: number | undefined): number {
@@ -270,7 +294,12 @@ export class HashScanClient {
     return concurrency;
   }
 
-  async #lookup(query: NormalizedHash, signal: AbortLike, progress: SharedProgress): Promise<ScanResult> {
+  async #lookup(
+    query: NormalizedHash,
+    signal: AbortLike,
+    progress: SharedProgress,
+    totalTimeoutMs: number | undefined,
+  ): Promise<ScanResult> {
     const exchange: Exchange<ScanResult> = {
       build: (attempt) => {
         progress.attempts = attempt;
@@ -278,7 +307,7 @@ export class HashScanClient {
       },
       interpret: (response) =>
         interpretScanResponse(response, { query, notDetected: this.#notDetected, redact: this.#redact }),
-      fail: (failure: TransportFailure) => new HashScanError({ ...failure, hash: query.hash }),
+      fail: (failure: TransportFailure) => scanFailureError(failure, query.hash),
       // Time-outs, network failures and 408/429/5xx only: a normal answer, an
       // abnormal structure or a hit will not change on a second try (spec part 8).
       isRetryable: (error) =>
@@ -287,6 +316,7 @@ export class HashScanClient {
           error.code === 'NETWORK' ||
           (error.code === 'HTTP_STATUS' && isTransientStatus(error.status))),
       signal,
+      totalTimeoutMs,
     };
     const result = await this.#transport.send(exchange);
     this.#cache?.set(result);

@@ -82,8 +82,16 @@ export interface SendSmsOptions {
   /**
    * Aborts the send. An abort after the request was written rejects with
    * `ABORTED` and `outcome: 'unknown'`: the service may still deliver it.
+   * A signal aborted with a `TimeoutError` (`AbortSignal.timeout()`) rejects
+   * with `TIMEOUT` instead (same `outcome` rule).
    */
   readonly signal?: AbortSignal;
+  /**
+   * Budget of this send, every attempt and back-off included, in ms;
+   * rejects `TIMEOUT` when spent. Overrides the client's `totalTimeoutMs`.
+   * @defaultValue the client's `totalTimeoutMs`
+   */
+  readonly totalTimeoutMs?: number;
 }
 
 function configString(value: string, option: string): string {
@@ -175,6 +183,13 @@ export class SmsClient {
   async send(request: SendSmsRequest, options: SendSmsOptions = {}): Promise<SendSmsResult> {
     const method = options.method ?? this.method;
     if (!METHODS.has(method)) throw invalidParameter('method', 'must be "GET" or "POST"');
+    const { totalTimeoutMs } = options;
+    if (
+      totalTimeoutMs !== undefined &&
+      (!Number.isSafeInteger(totalTimeoutMs) || totalTimeoutMs < 1 || totalTimeoutMs > 2_147_483_647)
+    ) {
+      throw invalidParameter('totalTimeoutMs', 'must be a whole number of milliseconds between 1 and 2147483647');
+    }
     const params = toSendParams(request);
     // Every signature of this send is hidden from its errors, even if the service echoes one back.
     const signatures: string[] = [];
@@ -201,6 +216,7 @@ export class SmsClient {
       fail: (failure) => track(sendFailureError(failure, mayHaveSent)),
       isRetryable: (error) => isRetryableSend(error, this.#retryUnknownOutcome),
       signal: options.signal,
+      totalTimeoutMs,
     };
     return this.#transport.send(exchange);
   }

@@ -1,5 +1,7 @@
 import pRetry, { AbortError } from 'p-retry';
 import type { AbortLike } from '../util/abort-like.js';
+import { ResponseTooLargeError } from './body-limit.js';
+import { type Deadline, describeTimeout, isTimeoutReason, startDeadline } from './deadline.js';
 import type { UndiciDispatcher } from './dispatcher.js';
 import { type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
@@ -20,6 +22,10 @@ export interface TransportSettings {
   /** Checked base URL without trailing slash (see `parseBaseUrl`). */
   readonly baseUrl: string;
   readonly timeoutMs: number;
+  /** Budget of a whole call, attempts and back-off included; `undefined` for none. */
+  readonly totalTimeoutMs: number | undefined;
+  /** Most bytes a decoded response body may hold. */
+  readonly maxResponseBytes: number;
   readonly retry: ResolvedRetry;
   readonly fetch: FetchLike | undefined;
   /** Sends with undici's `dispatcher.request()` instead of `fetch` (opt-in, never with `fetch`). */
@@ -57,7 +63,8 @@ export interface IncomingResponse {
 
 /** Why no complete response could be had. */
 export interface TransportFailure {
-  readonly code: 'TIMEOUT' | 'NETWORK' | 'ABORTED';
+  /** `RESPONSE_TOO_LARGE`: the body passed `maxResponseBytes` (see `status`); the connection was cut. */
+  readonly code: 'TIMEOUT' | 'NETWORK' | 'ABORTED' | 'RESPONSE_TOO_LARGE';
   /** Redacted, human-readable. */
   readonly message: string;
   /** Redacted copy of the underlying error chain. */
@@ -66,6 +73,13 @@ export interface TransportFailure {
   readonly attempts: number;
   /** Whether the request may have reached the server. */
   readonly phase: FailurePhase;
+  /** HTTP status of the response whose body was too large. */
+  readonly status?: number | undefined;
+  /**
+   * Set on a `TIMEOUT` that ends the call: its budget (`totalTimeoutMs`) ran
+   * out, or the caller's signal timed out. Unset on one attempt's time-out.
+   */
+  readonly budgetSpent?: boolean | undefined;
 }
 
 /** How a client drives one logical call through the transport. */
@@ -79,6 +93,8 @@ export interface Exchange<T> {
   /** Whether an error thrown by `interpret` or `fail` may be retried. */
   isRetryable(error: unknown): boolean;
   readonly signal?: AbortLike | undefined;
+  /** This call's budget, overriding the client's `totalTimeoutMs`. */
+  readonly totalTimeoutMs?: number | undefined;
 }
 
 /** Errors may carry a server-requested delay (from `Retry-After`). */
@@ -105,13 +121,14 @@ export class Transport {
   constructor(settings: TransportSettings) {
     this.#settings = settings;
     this.#logs = settings.logger !== silentLogger;
-    const { dispatcher } = settings;
+    const { dispatcher, maxResponseBytes } = settings;
     if (dispatcher === undefined) {
       const client = createKy(settings.fetch);
-      this.#start = (url, request, attempt) => sendWithKy(client, url, request, attempt);
+      this.#start = (url, request, attempt) => sendWithKy(client, url, request, attempt, maxResponseBytes);
     } else {
       const target = dispatchTarget(settings.baseUrl);
-      this.#start = (_url, request, attempt) => sendWithDispatcher(dispatcher, target, request, attempt);
+      this.#start = (_url, request, attempt) =>
+        sendWithDispatcher(dispatcher, target, request, attempt, maxResponseBytes);
     }
   }
 
@@ -119,12 +136,11 @@ export class Transport {
   async send<T>(exchange: Exchange<T>): Promise<T> {
     const { retry } = this.#settings;
     const { signal } = exchange;
+    const deadline = startDeadline(exchange.totalTimeoutMs ?? this.#settings.totalTimeoutMs);
     let attempts = 0;
     const aborted = (): Error =>
       exchange.fail({
-        code: 'ABORTED',
-        message: 'the request was aborted by the caller',
-        cause: signal?.reason instanceof Error ? redactError(signal.reason, this.#settings.redact) : undefined,
+        ...this.#callerAbort(signal?.reason),
         attempts,
         // Only requests that surely never reached the server are retried, so
         // an abort during back-off or before the first attempt sent nothing.
@@ -133,11 +149,13 @@ export class Transport {
 
     const run = async (attempt: number): Promise<T> => {
       if (signal?.aborted) throw new AbortError(aborted());
+      if (deadline?.expired) throw new AbortError(exchange.fail(this.#overBudget(deadline, attempts, 'connect')));
       attempts = attempt;
       try {
-        return exchange.interpret(await this.#attempt(exchange, attempt));
+        return exchange.interpret(await this.#attempt(exchange, attempt, deadline));
       } catch (error) {
-        if (retry.retries > 0 && exchange.isRetryable(error)) throw error;
+        // Once the budget is spent, nothing is retried.
+        if (retry.retries > 0 && exchange.isRetryable(error) && !deadline?.expired) throw error;
         throw new AbortError(error as Error);
       }
     };
@@ -159,7 +177,8 @@ export class Transport {
       // end at once when the caller aborts.
       shouldRetry: async ({ error, retriesConsumed }) => {
         const delay = retryDelay(retriesConsumed, (error as RetryHint).retryAfterMs, retry);
-        if (delay === undefined) return false;
+        // A back-off that ends past the budget leaves no time to try: the last error stands.
+        if (delay === undefined || (deadline !== undefined && delay >= deadline.remaining())) return false;
         if (this.#logs) {
           this.#settings.logger.info(`${this.#settings.name}: retrying in ${delay} ms`, {
             attempt: attempts,
@@ -174,11 +193,18 @@ export class Transport {
   }
 
   /** One attempt: the response with its whole body, under one time-out. */
-  async #attempt(exchange: Exchange<unknown>, attempt: number): Promise<IncomingResponse> {
-    const { timeoutMs, baseUrl } = this.#settings;
+  async #attempt(
+    exchange: Exchange<unknown>,
+    attempt: number,
+    deadline: Deadline | undefined,
+  ): Promise<IncomingResponse> {
+    const { baseUrl } = this.#settings;
     const { signal } = exchange;
     const request = exchange.build(attempt);
     const url = baseUrl + request.path;
+    // The attempt's own time-out, cut to what is left of the call's budget.
+    const left = deadline?.remaining() ?? Number.POSITIVE_INFINITY;
+    const timeoutMs = Math.min(this.#settings.timeoutMs, left);
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onCallerAbort: (() => void) | undefined;
@@ -205,7 +231,10 @@ export class Transport {
       });
       return response;
     } catch (error) {
-      const failure = this.#failure(error, attempt, timedOut, signal?.aborted === true);
+      const failure =
+        timedOut && deadline !== undefined && timeoutMs === left
+          ? this.#overBudget(deadline, attempt, 'unknown')
+          : this.#failure(error, attempt, timedOut, signal?.reason, signal?.aborted === true);
       this.#log('warn', request.method, url, attempt, started, { code: failure.code });
       throw exchange.fail(failure);
     } finally {
@@ -214,7 +243,13 @@ export class Transport {
     }
   }
 
-  #failure(error: unknown, attempts: number, timedOut: boolean, callerAborted: boolean): TransportFailure {
+  #failure(
+    error: unknown,
+    attempts: number,
+    timedOut: boolean,
+    reason: unknown,
+    callerAborted: boolean,
+  ): TransportFailure {
     const { redact, timeoutMs } = this.#settings;
     if (timedOut) {
       return {
@@ -225,11 +260,21 @@ export class Transport {
         phase: 'unknown',
       };
     }
+    if (error instanceof ResponseTooLargeError) {
+      // The server answered: whatever the request did, it did.
+      return {
+        code: 'RESPONSE_TOO_LARGE',
+        message: error.message,
+        cause: undefined,
+        attempts,
+        phase: 'unknown',
+        status: error.status,
+      };
+    }
     const network = classifyNetworkFailure(error);
     if (callerAborted) {
       return {
-        code: 'ABORTED',
-        message: 'the request was aborted by the caller',
+        ...this.#callerAbort(reason),
         cause: undefined,
         attempts,
         // A connect failure that lost the race with the abort still proves nothing was sent.
@@ -242,6 +287,28 @@ export class Transport {
       cause: redactError(error, redact),
       attempts,
       phase: network.phase,
+    };
+  }
+
+  /** A caller's abort: `TIMEOUT` when its reason is a `TimeoutError` (e.g. `AbortSignal.timeout()`), else `ABORTED`. */
+  #callerAbort(reason: unknown): Pick<TransportFailure, 'code' | 'message' | 'cause' | 'budgetSpent'> {
+    const cause = reason instanceof Error ? redactError(reason, this.#settings.redact) : undefined;
+    if (isTimeoutReason(reason)) {
+      return { code: 'TIMEOUT', message: describeTimeout(reason), cause, budgetSpent: true };
+    }
+    return { code: 'ABORTED', message: 'the request was aborted by the caller', cause };
+  }
+
+  /** The call's budget ran out: during an attempt (`unknown`) or before one could start (`connect`). */
+  #overBudget(deadline: Deadline, attempts: number, phase: FailurePhase): TransportFailure {
+    const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
+    return {
+      code: 'TIMEOUT',
+      message: `no complete response within totalTimeoutMs (${deadline.totalMs} ms; ${tries})`,
+      cause: undefined,
+      attempts,
+      phase,
+      budgetSpent: true,
     };
   }
 
