@@ -13,7 +13,7 @@ describe('a huge Retry-After stays a finite, documented number', () => {
     ['one day and a second', '86401', MAX_RETRY_AFTER_MS],
     ['one day', '86400', 86_400_000],
     ['a date in the year 9999', 'Fri, 31 Dec 9999 23:59:59 GMT', MAX_RETRY_AFTER_MS],
-  ])('%s → %s ms', (_name, header, expected) => {
+  ])('%s', (_name, header, expected) => {
     const parsed = parseRetryAfter(header, now);
     expect(parsed).toBe(expected);
     expect(Number.isSafeInteger(parsed)).toBe(true);
@@ -23,7 +23,9 @@ describe('a huge Retry-After stays a finite, documented number', () => {
 
   it('reaches HashScanError.retryAfterMs capped, and is not waited for', async () => {
     const requests = serveLookup(server, () => json({}, 503, { 'retry-after': '1'.repeat(400) }));
-    const error = await makeClient().scan(SHA256).catch((caught: unknown) => caught);
+    const error = await makeClient()
+      .scan(SHA256)
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 503, retryAfterMs: MAX_RETRY_AFTER_MS });
     expect(requests).toHaveLength(1);
   });
