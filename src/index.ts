@@ -9,6 +9,7 @@ export { ConfigurationError } from './errors/configuration-error.js';
 export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hash-scan-error.js';
 export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-sms-error.js';
 export { SigningError } from './errors/signing-error.js';
+export type { ApiKeyProvider, ExpiringApiKey } from './hashscan/api-key.js';
 export { type Decision, type DecisionPolicy, decide } from './hashscan/decide.js';
 export type { HashAlgorithm } from './hashscan/hash-algorithm.js';
 export { hashFile } from './hashscan/hash-file.js';

@@ -16,6 +16,8 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  *   given twice, nesting deeper than 512 levels, …), or a body over
  *   `maxResponseBytes`.
  * - `ABORTED`: the caller's `signal` aborted.
+ * - `CREDENTIALS`: the `apiKey` provider threw, timed out or returned no key;
+ *   nothing was sent.
  *
  * None of them means "not detected": treat the file as unknown (see `decide`).
  */
@@ -27,7 +29,8 @@ export type HashScanErrorCode =
   | 'INVALID_JSON'
   | 'STATUS_NOT_SUCCESS'
   | 'INVALID_RESPONSE'
-  | 'ABORTED';
+  | 'ABORTED'
+  | 'CREDENTIALS';
 
 /** Fields of a {@link HashScanError}. */
 export interface HashScanErrorInit extends HashScanSmsErrorInit {

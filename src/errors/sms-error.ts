@@ -1,4 +1,7 @@
+import { type SmsErrorCategory, smsErrorCategory } from '../sms/error-categories.js';
 import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-error.js';
+
+export type { SmsErrorCategory } from '../sms/error-categories.js';
 
 /**
  * Why a send did not succeed. Upper-case codes come from this package;
@@ -25,6 +28,10 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  * - `INVALID_RESPONSE`: a body that is not `{ Code, Message, RequestId }`
  *   (repeated keys included), a body over `maxResponseBytes`, or
  *   `Code: "OK"` with a non-2xx status. Never treated as a success.
+ * - `CREDENTIALS`: the `credentials` provider threw, timed out or returned no
+ *   usable credentials; nothing was sent (`outcome: 'not_sent'`).
+ *
+ * `category` groups the service codes by what to do about them.
  */
 export type SmsErrorCode =
   | 'InvalidParameter'
@@ -36,6 +43,7 @@ export type SmsErrorCode =
   | 'TIMEOUT'
   | 'HTTP_STATUS'
   | 'INVALID_RESPONSE'
+  | 'CREDENTIALS'
   // Any other code the service sends back; `& {}` keeps the names above in autocompletion.
   | (string & {});
 
@@ -71,6 +79,8 @@ export interface SmsErrorInit extends HashScanSmsErrorInit {
   readonly body?: string | undefined;
   /** See {@link SmsError.issues}. */
   readonly issues?: readonly string[] | undefined;
+  /** See {@link SmsError.stringToSign}; pass masked text only. */
+  readonly stringToSign?: string | undefined;
 }
 
 /**
@@ -109,6 +119,20 @@ export class SmsError extends HashScanSmsError {
   readonly body: string | undefined;
   /** What exactly was wrong with the body, e.g. `RequestId: expected string`. */
   readonly issues: readonly string[] | undefined;
+  /**
+   * What kind of failure `code` is (see the README's table): `rate_limit`,
+   * `recipient`, `content`, `account`, `auth`, or `unknown` for any code not
+   * in the table, package codes such as `NETWORK` included.
+   */
+  readonly category: SmsErrorCategory;
+  /** `true` exactly when `category` is `rate_limit`: send later, not again now. */
+  readonly rateLimited: boolean;
+  /**
+   * On `SignatureDoesNotMatch`: the string-to-sign this client signed, with
+   * phone numbers, template values, the key id and any security token
+   * masked. Compare it with the server's; it never holds the secret.
+   */
+  readonly stringToSign: string | undefined;
 
   constructor(init: SmsErrorInit) {
     super(init);
@@ -121,5 +145,9 @@ export class SmsError extends HashScanSmsError {
     this.retryAfterMs = init.retryAfterMs;
     this.body = init.body;
     this.issues = init.issues;
+    // A phone number refused client-side is a recipient problem, like the service's isv.MOBILE_NUMBER_ILLEGAL.
+    this.category = init.parameter?.startsWith('phoneNumbers') ? 'recipient' : smsErrorCategory(init.code);
+    this.rateLimited = this.category === 'rate_limit';
+    this.stringToSign = init.stringToSign;
   }
 }

@@ -1,20 +1,17 @@
 import { inspect } from 'node:util';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
-import {
-  type CommonClientOptions,
-  optionalMs,
-  requiredSetting,
-  resolveTransportSettings,
-} from '../transport/client-options.js';
+import { type CommonClientOptions, optionalMs, resolveTransportSettings } from '../transport/client-options.js';
+import type { CredentialSource } from '../transport/credentials.js';
 import { withBudget } from '../transport/deadline.js';
-import { createRedactor, type Redactor } from '../transport/redact.js';
+import type { Redactor } from '../transport/redact.js';
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
 import { linkedSignal } from '../util/linked-signal.js';
+import { type ApiKey, type ApiKeyProvider, apiKeyWithRedactor, lookupRequest, noteKeyRefusal } from './api-key.js';
 import { callerAbortError } from './caller-abort.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
@@ -38,10 +35,12 @@ import { scanFailureError } from './transport-failure.js';
 export interface HashScanClientOptions extends CommonClientOptions {
   /**
    * Platform access key, sent as the `api_key` query parameter. Keep it on
-   * your server; it is masked in every log line and error.
+   * your server; it is masked in every log line and error. Or a provider
+   * returning the key (or `{ apiKey, expiresAt }`), for keys that rotate:
+   * see the README's "Credential providers".
    * @defaultValue `process.env.HASHSCAN_API_KEY`
    */
-  readonly apiKey?: string;
+  readonly apiKey?: string | ApiKeyProvider;
   /** @defaultValue `process.env.HASHSCAN_BASE_URL` */
   readonly baseUrl?: string;
   /**
@@ -112,7 +111,7 @@ const DEFAULT_CONCURRENCY = 8;
  * ```
  */
 export class HashScanClient {
-  readonly #apiKeyParam: string;
+  readonly #apiKey: CredentialSource<ApiKey>;
   readonly #transport: Transport;
   readonly #redact: Redactor;
   readonly #cache: ScanCache | undefined;
@@ -124,9 +123,7 @@ export class HashScanClient {
   readonly baseUrl: string;
 
   constructor(options: HashScanClientOptions = {}) {
-    const apiKey = requiredSetting(options.apiKey, 'apiKey', 'HASHSCAN_API_KEY');
-    this.#apiKeyParam = encodeURIComponent(apiKey);
-    this.#redact = createRedactor({ secrets: [apiKey], params: { api_key: 'full' } });
+    ({ source: this.#apiKey, redact: this.#redact } = apiKeyWithRedactor(options));
     const settings = resolveTransportSettings(options, {
       baseUrlEnv: 'HASHSCAN_BASE_URL',
       name: 'hashscan',
@@ -303,10 +300,14 @@ export class HashScanClient {
     const exchange: Exchange<ScanResult> = {
       build: (attempt) => {
         progress.attempts = attempt;
-        return { method: 'GET', path: `/hash_scan?api_key=${this.#apiKeyParam}&hash=${query.hash}` };
+        return lookupRequest(this.#apiKey, query.hash, attempt);
       },
       interpret: (response) =>
-        interpretScanResponse(response, { query, notDetected: this.#notDetected, redact: this.#redact }),
+        interpretScanResponse(noteKeyRefusal(this.#apiKey, response), {
+          query,
+          notDetected: this.#notDetected,
+          redact: this.#redact,
+        }),
       fail: (failure: TransportFailure) => scanFailureError(failure, query.hash),
       // Time-outs, network failures and 408/429/5xx only: a normal answer, an
       // abnormal structure or a hit will not change on a second try (spec part 8).

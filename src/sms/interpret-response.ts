@@ -12,6 +12,8 @@ export interface InterpretContext {
   readonly redact: Redactor;
   /** Whether an earlier attempt of this send may have reached the service. */
   readonly mayHaveSent: boolean;
+  /** The masked string-to-sign of this attempt, attached to a `SignatureDoesNotMatch`. */
+  readonly stringToSign?: (() => string) | undefined;
 }
 
 const BODY_EXCERPT = 512;
@@ -57,7 +59,7 @@ export function interpretSendResponse(response: IncomingResponse, context: Inter
     code: SmsErrorCode,
     outcome: SmsOutcome,
     message: string,
-    extra: Pick<SmsErrorInit, 'issues' | 'body' | 'retryAfterMs'> = {},
+    extra: Pick<SmsErrorInit, 'issues' | 'body' | 'retryAfterMs' | 'stringToSign'> = {},
   ): SmsError =>
     new SmsError({
       code,
@@ -94,7 +96,10 @@ export function interpretSendResponse(response: IncomingResponse, context: Inter
 
   const answer = read.response;
   if (answer.Code !== 'OK') {
-    throw fail(redact(answer.Code), 'rejected', `the service refused the send: ${answer.Code}: ${answer.Message}`);
+    const mismatch = answer.Code === 'SignatureDoesNotMatch' ? context.stringToSign?.() : undefined;
+    throw fail(redact(answer.Code), 'rejected', `the service refused the send: ${answer.Code}: ${answer.Message}`, {
+      stringToSign: mismatch,
+    });
   }
   if (!is2xx) {
     throw fail(

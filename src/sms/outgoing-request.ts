@@ -1,42 +1,45 @@
 import { randomUUID } from 'node:crypto';
 import type { OutgoingRequest } from '../transport/transport.js';
 import type { SendSmsParams } from './send-request.js';
-import { canonicalQuery, computeSignature, percentEncode } from './signing/index.js';
+import { explainSignature, percentEncode } from './signing/index.js';
+import type { SigningKeys } from './sms-credentials.js';
 import { rpcTimestamp } from './timestamp.js';
 
 /** The HTTP methods the AK/SK mode accepts (spec part 4). */
 export type SmsMethod = 'GET' | 'POST';
 
-/** What every request is signed with; built once per client. */
+/** What every request carries besides the keys; built once per client. */
 export interface SigningContext {
-  readonly accessKeyId: string;
   readonly regionId: string;
   readonly version: string;
 }
 
-/** One signed attempt: the request and the signature it carries (so it can be redacted). */
+/** One signed attempt: the request, the signature it carries (so it can be redacted) and what was signed. */
 export interface SignedRequest {
   readonly request: OutgoingRequest;
   readonly signature: string;
+  /** Every signed parameter, for explaining a `SignatureDoesNotMatch`. */
+  readonly params: Readonly<Record<string, string>>;
 }
 
 /**
  * Builds one attempt of a send: the common parameters with a fresh
- * `SignatureNonce` and `Timestamp`, signed with `method` (the signature
- * differs between GET and POST). GET carries everything in the query of
- * `/`; POST carries it as a form body. Values are encoded with
+ * `SignatureNonce` and `Timestamp` (from `now`, the clock corrected for any
+ * skew), `SecurityToken` when the keys are temporary, signed with `method`
+ * (the signature differs between GET and POST). GET carries everything in
+ * the query of `/`; POST carries it as a form body. Values are encoded with
  * `percentEncode`, so a space is `%20`, never `+`.
  */
 export function signedSendRequest(
   method: SmsMethod,
   send: SendSmsParams,
   context: SigningContext,
-  accessKeySecret: string,
+  keys: SigningKeys,
   now: Date = new Date(),
 ): SignedRequest {
   const params: Record<string, string> = {
     ...send,
-    AccessKeyId: context.accessKeyId,
+    AccessKeyId: keys.accessKeyId,
     Action: 'SendSms',
     Format: 'JSON',
     RegionId: context.regionId,
@@ -46,12 +49,13 @@ export function signedSendRequest(
     Timestamp: rpcTimestamp(now),
     Version: context.version,
   };
-  const signature = computeSignature(method, params, accessKeySecret);
+  if (keys.securityToken !== undefined) params.SecurityToken = keys.securityToken;
+  const { canonicalQuery, signature = '' } = explainSignature(method, params, keys.accessKeySecret);
   // The canonical query is already a valid encoding of every parameter; Signature goes last.
-  const encoded = `${canonicalQuery(params)}&Signature=${percentEncode(signature)}`;
+  const encoded = `${canonicalQuery}&Signature=${percentEncode(signature)}`;
   const request: OutgoingRequest =
     method === 'GET'
       ? { method, path: `/?${encoded}` }
       : { method, path: '/', body: encoded, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
-  return { request, signature };
+  return { request, signature, params };
 }

@@ -1,16 +1,30 @@
 import { inspect } from 'node:util';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { SmsError } from '../errors/sms-error.js';
-import { type CommonClientOptions, requiredSetting, resolveTransportSettings } from '../transport/client-options.js';
+import {
+  type CommonClientOptions,
+  DEFAULT_TIMEOUT_MS,
+  positiveMs,
+  resolveTransportSettings,
+} from '../transport/client-options.js';
+import type { CredentialSource } from '../transport/credentials.js';
+import { isBudgetMs, startDeadline } from '../transport/deadline.js';
+import type { Logger } from '../transport/logger.js';
 import type { Redactor } from '../transport/redact.js';
-import { type Exchange, Transport } from '../transport/transport.js';
-import { interpretSendResponse } from './interpret-response.js';
+import { SecretSet } from '../transport/secret-set.js';
+import { Transport } from '../transport/transport.js';
+import { ClockOffset } from './clock-offset.js';
 import { invalidParameter } from './invalid-parameter.js';
-import { type SigningContext, type SmsMethod, signedSendRequest } from './outgoing-request.js';
+import type { SigningContext, SmsMethod } from './outgoing-request.js';
+import { newSendState, resignsOnce, type SendDeps, sendExchange } from './send-exchange.js';
 import { type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
-import { createSmsRedactor, maskAccessKeyId } from './sms-redactor.js';
-import { isRetryableSend, sendFailureError } from './transport-failure.js';
+import {
+  type SigningKeys,
+  type SmsCredentials,
+  type SmsCredentialsProvider,
+  smsCredentialSource,
+} from './sms-credentials.js';
+import { createSmsRedactor, maskAccessKeyId, type SmsSecrets } from './sms-redactor.js';
 import { isWellFormed } from './well-formed.js';
 
 /** `Version` of the AK/SK mode this client speaks. */
@@ -44,6 +58,25 @@ export interface SmsClientOptions extends CommonClientOptions {
    * @defaultValue `process.env.SMS_ACCESS_KEY_SECRET`
    */
   readonly accessKeySecret?: string;
+  /**
+   * Credentials as one object, or a provider asked before a request whenever
+   * the last answer has expired (its `expiresAt`, else after 5 minutes), so a
+   * secrets manager or STS can rotate keys without a restart. Concurrent
+   * sends share one provider call. A provider that throws, returns nothing
+   * usable or takes longer than `timeoutMs` fails that send with
+   * `CREDENTIALS` (`outcome: 'not_sent'`). Keys the service refuses
+   * (`category: 'auth'`) are asked for again on the next send. Cannot be
+   * combined with `accessKeyId`/`accessKeySecret`.
+   * @defaultValue none: `accessKeyId` and `accessKeySecret` are used
+   * @example
+   * ```ts
+   * credentials: async () => {
+   *   const secret = JSON.parse(await secrets.get('sms-keys'))
+   *   return { accessKeyId: secret.id, accessKeySecret: secret.secret, expiresAt: Date.now() + 600_000 }
+   * }
+   * ```
+   */
+  readonly credentials?: SmsCredentials | SmsCredentialsProvider;
   /** @defaultValue `process.env.SMS_BASE_URL` */
   readonly baseUrl?: string;
   /**
@@ -118,12 +151,15 @@ function configString(value: string, option: string): string {
  * ```
  */
 export class SmsClient {
-  readonly #accessKeyId: string;
-  readonly #accessKeySecret: string;
+  readonly #keys: SmsSecrets = { secrets: new SecretSet(), keyIds: new SecretSet() };
+  readonly #credentials: CredentialSource<SigningKeys>;
   readonly #redact: Redactor;
   readonly #transport: Transport;
-  readonly #signing: SigningContext;
+  readonly #deps: SendDeps;
+  readonly #logger: Logger;
+  readonly #clock = new ClockOffset();
   readonly #retryUnknownOutcome: boolean;
+  readonly #totalTimeoutMs: number | undefined;
   /** The checked base URL. */
   readonly baseUrl: string;
   /** Default method of {@link SmsClient.send}. */
@@ -134,21 +170,19 @@ export class SmsClient {
   readonly version: string;
 
   constructor(options: SmsClientOptions = {}) {
-    this.#accessKeyId = configString(
-      requiredSetting(options.accessKeyId, 'accessKeyId', 'SMS_ACCESS_KEY_ID'),
-      'accessKeyId',
-    );
-    this.#accessKeySecret = configString(
-      requiredSetting(options.accessKeySecret, 'accessKeySecret', 'SMS_ACCESS_KEY_SECRET'),
-      'accessKeySecret',
-    );
-    this.#redact = createSmsRedactor(this.#accessKeyId, this.#accessKeySecret);
+    this.#redact = createSmsRedactor(this.#keys);
+    this.#credentials = smsCredentialSource(options, this.#keys, {
+      redact: this.#redact,
+      timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
+    });
     const settings = resolveTransportSettings(options, {
       baseUrlEnv: 'SMS_BASE_URL',
       name: 'sms',
       redact: this.#redact,
     });
     this.#transport = new Transport(settings);
+    this.#totalTimeoutMs = settings.totalTimeoutMs;
+    this.#logger = settings.logger;
     this.baseUrl = settings.baseUrl;
 
     const method = options.method ?? 'POST';
@@ -166,7 +200,27 @@ export class SmsClient {
       throw new ConfigurationError('retryUnknownOutcome', 'must be a boolean');
     }
     this.#retryUnknownOutcome = options.retryUnknownOutcome ?? false;
-    this.#signing = { accessKeyId: this.#accessKeyId, regionId: this.regionId, version: this.version };
+    const signing: SigningContext = { regionId: this.regionId, version: this.version };
+    this.#deps = {
+      credentials: this.#credentials,
+      clock: this.#clock,
+      signing,
+      redact: this.#redact,
+      retryUnknownOutcome: this.#retryUnknownOutcome,
+      onClockCorrected: (offsetMs) =>
+        this.#logger.info(`sms: the service's clock differs from ours; timestamps now corrected by ${offsetMs} ms`, {
+          clockOffsetMs: offsetMs,
+        }),
+    };
+  }
+
+  /**
+   * Milliseconds added to the local clock to make `Timestamp`, learnt from
+   * the service's `Date` header (0 until a skew of 5 minutes or more, or a
+   * refused timestamp, is seen).
+   */
+  get clockOffsetMs(): number {
+    return this.#clock.offsetMs;
   }
 
   /**
@@ -184,41 +238,29 @@ export class SmsClient {
     const method = options.method ?? this.method;
     if (!METHODS.has(method)) throw invalidParameter('method', 'must be "GET" or "POST"');
     const { totalTimeoutMs } = options;
-    if (
-      totalTimeoutMs !== undefined &&
-      (!Number.isSafeInteger(totalTimeoutMs) || totalTimeoutMs < 1 || totalTimeoutMs > 2_147_483_647)
-    ) {
+    if (totalTimeoutMs !== undefined && !isBudgetMs(totalTimeoutMs)) {
       throw invalidParameter('totalTimeoutMs', 'must be a whole number of milliseconds between 1 and 2147483647');
     }
     const params = toSendParams(request);
-    // Every signature of this send is hidden from its errors, even if the service echoes one back.
-    const signatures: string[] = [];
-    let mayHaveSent = false;
-    const track = <E>(error: E): E => {
-      if (error instanceof SmsError && error.outcome === 'unknown') mayHaveSent = true;
-      return error;
-    };
-
-    const exchange: Exchange<SendSmsResult> = {
-      build: () => {
-        const signed = signedSendRequest(method, params, this.#signing, this.#accessKeySecret);
-        signatures.push(signed.signature);
-        return signed.request;
-      },
-      interpret: (response) => {
-        const redact = createSmsRedactor(this.#accessKeyId, this.#accessKeySecret, signatures);
-        try {
-          return interpretSendResponse(response, { redact, mayHaveSent });
-        } catch (error) {
-          throw track(error);
-        }
-      },
-      fail: (failure) => track(sendFailureError(failure, mayHaveSent)),
-      isRetryable: (error) => isRetryableSend(error, this.#retryUnknownOutcome),
-      signal: options.signal,
-      totalTimeoutMs,
-    };
-    return this.#transport.send(exchange);
+    const state = newSendState();
+    // One budget for the whole send, re-signed round included.
+    const budget = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
+    const round = () => ({
+      ...sendExchange(this.#deps, method, params, state, options.signal),
+      totalTimeoutMs: budget?.remaining(),
+    });
+    try {
+      return await this.#transport.send(round());
+    } catch (error) {
+      // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
+      if (!resignsOnce(error) || options.signal?.aborted) throw error;
+      this.#logger.info(`sms: the service refused the request with ${error.code}; re-signing it once`, {
+        code: error.code,
+        clockOffsetMs: this.#clock.offsetMs,
+      });
+      state.attemptsBefore = state.attempts;
+      return this.#transport.send(round());
+    }
   }
 
   /** Never shows the secret; the key id only masked. */
@@ -233,8 +275,16 @@ export class SmsClient {
       method: this.method,
       regionId: this.regionId,
       version: this.version,
-      accessKeyId: maskAccessKeyId(this.#redact, this.#accessKeyId),
+      accessKeyId: this.#shownKeyId(),
       retryUnknownOutcome: this.#retryUnknownOutcome,
+      clockOffsetMs: this.#clock.offsetMs,
     };
+  }
+
+  /** The key id in use, masked; `'(provider)'` before a provider has answered. */
+  #shownKeyId(): string {
+    const current = this.#keys.keyIds.values.at(-1);
+    if (current === undefined) return '(provider)';
+    return maskAccessKeyId(this.#redact, current);
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { estimateSmsCount } from '../sms/billing.js';
 import { verifySignature } from '../sms/signing/verify-signature.js';
 import { isAnswer, type SmsAnswer, smsFailure, smsSuccess } from './sms-answer.js';
+import { faultFor, type ReplayGuard } from './sms-checks.js';
 import type { SentMessage, SmsAccount } from './sms-service.js';
 import { substituteTemplate } from './templates.js';
 
@@ -13,6 +14,10 @@ export interface AkskContext {
   readonly accounts: ReadonlyMap<string, SmsAccount>;
   readonly templates: Readonly<Record<string, string | null>>;
   readonly defaultSignName: string;
+  /** The clock, timestamp tolerance and used nonces. */
+  readonly guard: ReplayGuard;
+  /** Phone number → the `Code` a send to it is refused with. */
+  readonly faults: Readonly<Record<string, string>>;
 }
 
 type Params = Readonly<Record<string, string>>;
@@ -85,6 +90,8 @@ export function sendSms(
   const account = authenticate(context, method, params);
   if (isAnswer(account)) return account;
   if (params.Action !== 'SendSms') return smsFailure('InvalidAction.NotFound', 'Action must be SendSms');
+  const stale = context.guard.check(params);
+  if (stale !== undefined) return stale;
 
   const phoneNumbersParam = given(params, 'PhoneNumbers');
   const templateCode = given(params, 'TemplateCode');
@@ -94,6 +101,8 @@ export function sendSms(
   if (templateParamText === undefined) return smsFailure('MissingTemplateParam', 'TemplateParam is required');
 
   const phoneNumbers = phoneNumbersParam.split(',').map((number) => number.trim());
+  const fault = faultFor(context.faults, phoneNumbers);
+  if (fault !== undefined) return fault;
   if (!phoneNumbers.every((number) => PHONE_NUMBER.test(number))) {
     return smsFailure('isv.MOBILE_NUMBER_ILLEGAL', 'PhoneNumbers must be phone numbers separated by commas');
   }
@@ -123,7 +132,7 @@ export function sendSms(
       segments,
       billedCount: segments * phoneNumbers.length,
       method,
-      receivedAt: new Date(),
+      receivedAt: new Date(context.guard.now()),
     }),
   );
   return smsSuccess(requestId);

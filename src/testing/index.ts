@@ -40,6 +40,7 @@ export { type HashRecord, type RecordForOptions, recordFor } from './records.js'
 export type { RecordedRequest, RequestSink } from './request-log.js';
 export { routeSmsRequest, type SmsMode, type SmsRoute } from './routing.js';
 export { type Sandbox, type SandboxOptions, startSandbox } from './sandbox.js';
+export { DEFAULT_TIMESTAMP_TOLERANCE_MS, SANDBOX_FAULT_PHONE_NUMBERS, SANDBOX_SMS_FAULTS } from './sms-checks.js';
 export {
   createSmsService,
   type SentMessage,

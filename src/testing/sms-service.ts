@@ -6,6 +6,7 @@ import { respond, type ServiceHandler } from './exchange.js';
 import { maskParams, type RequestSink } from './request-log.js';
 import { routeSmsRequest, type SmsMode } from './routing.js';
 import { type SmsAnswer, smsFailure } from './sms-answer.js';
+import { createReplayGuard, DEFAULT_TIMESTAMP_TOLERANCE_MS, SANDBOX_SMS_FAULTS } from './sms-checks.js';
 import { readSmsParams } from './sms-params.js';
 
 /**
@@ -43,6 +44,30 @@ export interface SmsServiceOptions {
   readonly templates?: Readonly<Record<string, string | null>>;
   /** The system default signature: used when `SignName` is omitted, and always for free accounts. @defaultValue `'Sandbox'` */
   readonly defaultSignName?: string;
+  /**
+   * The fault switch: phone number → the error `Code` a correctly signed
+   * send to it is refused with (HTTP 400, nothing sent). Replaces the
+   * default table; spread it to add your own.
+   * @defaultValue {@link SANDBOX_SMS_FAULTS} (one number per error category, see `SANDBOX_FAULT_PHONE_NUMBERS`)
+   * @example
+   * ```ts
+   * { faults: { ...SANDBOX_SMS_FAULTS, '13800000009': 'isv.DAY_LIMIT_CONTROL' } }
+   * ```
+   */
+  readonly faults?: Readonly<Record<string, string>>;
+  /**
+   * How far the double's clock is from the local one, in ms: `20 * 60_000`
+   * plays a server 20 minutes ahead. The double's `Date` header and its
+   * `Timestamp` check use this clock.
+   * @defaultValue 0
+   */
+  readonly clockOffsetMs?: number;
+  /**
+   * A `Timestamp` further than this from the double's clock is refused with
+   * `InvalidTimeStamp.Expired`.
+   * @defaultValue 900000 (15 minutes, as the vendor)
+   */
+  readonly timestampToleranceMs?: number;
 }
 
 /** One accepted message, as the double billed it. */
@@ -102,7 +127,29 @@ function resolveOptions(options: SmsServiceOptions): AkskContext {
   if (typeof defaultSignName !== 'string' || defaultSignName === '') {
     throw new ConfigurationError('defaultSignName', 'must be a non-empty string');
   }
-  return { accounts, templates: options.templates ?? SANDBOX_TEMPLATES, defaultSignName };
+  const clockOffsetMs = options.clockOffsetMs ?? 0;
+  if (typeof clockOffsetMs !== 'number' || !Number.isFinite(clockOffsetMs)) {
+    throw new ConfigurationError('clockOffsetMs', 'must be a finite number of milliseconds');
+  }
+  const tolerance = options.timestampToleranceMs ?? DEFAULT_TIMESTAMP_TOLERANCE_MS;
+  if (typeof tolerance !== 'number' || !(tolerance >= 0)) {
+    throw new ConfigurationError('timestampToleranceMs', 'must be a number of milliseconds, 0 or more');
+  }
+  const faults = options.faults ?? SANDBOX_SMS_FAULTS;
+  if (
+    typeof faults !== 'object' ||
+    faults === null ||
+    !Object.values(faults).every((code) => typeof code === 'string')
+  ) {
+    throw new ConfigurationError('faults', 'must map phone numbers to error codes (strings)');
+  }
+  return {
+    accounts,
+    templates: options.templates ?? SANDBOX_TEMPLATES,
+    defaultSignName,
+    guard: createReplayGuard(clockOffsetMs, tolerance),
+    faults,
+  };
 }
 
 /**
@@ -123,8 +170,13 @@ function resolveOptions(options: SmsServiceOptions): AkskContext {
  * template), `isv.SMS_SIGNATURE_ILLEGAL` (member outside its `signPrefix`),
  * `isv.SMS_TEMPLATE_ILLEGAL` (unknown template),
  * `isv.TEMPLATE_MISSING_PARAMETERS` (a placeholder without a value).
- * Common parameters (`Format`, `Timestamp`, `SignatureNonce`, …) are signed
- * but not otherwise checked: the spec does not give their rules.
+ * Right after the signature and `Action`: `InvalidTimeStamp.Format`,
+ * `InvalidTimeStamp.Expired` (further than `timestampToleranceMs` from the
+ * double's clock), `MissingSignatureNonce`, `SignatureNonceUsed` (a nonce
+ * seen before); after `PhoneNumbers` is read, the fault switch (`faults`).
+ * Other common parameters (`Format`, `Version`, …) are signed but not
+ * otherwise checked: the spec does not give their rules. Every answer has a
+ * `Date` header from the double's clock.
  */
 export function createSmsService(options: SmsServiceOptions, sinks: SmsSinks): ServiceHandler {
   const context = resolveOptions(options);
@@ -150,7 +202,12 @@ export function createSmsService(options: SmsServiceOptions, sinks: SmsSinks): S
 
   return (request) => {
     const params = readSmsParams(request);
-    const { code, response } = answer(request.method, params, request.headers);
+    const { code, response: answered } = answer(request.method, params, request.headers);
+    // The double's own clock, so a client can learn a skew from it as from the real service.
+    const response = {
+      ...answered,
+      headers: { date: new Date(context.guard.now()).toUTCString(), ...answered.headers },
+    };
     sinks.requests({
       service: 'sms',
       method: request.method,

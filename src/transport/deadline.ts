@@ -27,6 +27,11 @@ export class Deadline {
   }
 }
 
+/** Whether `value` is a budget `setTimeout` can wait: a whole number of ms from 1 to 2147483647. */
+export function isBudgetMs(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= 2_147_483_647;
+}
+
 /** A deadline starting now, or none when there is no budget. */
 export function startDeadline(totalMs: number | undefined): Deadline | undefined {
   return totalMs === undefined ? undefined : new Deadline(totalMs);

@@ -1,10 +1,16 @@
+import { followSecrets, SecretSet } from './secret-set.js';
+
 /** How the value of a sensitive parameter is shown in logs and errors. */
 export type MaskStyle = 'full' | 'partial';
 
 /** What a {@link Redactor} hides. */
 export interface RedactionRules {
-  /** Secret values hidden wherever they appear, raw or URL/form-encoded. */
-  readonly secrets: readonly string[];
+  /**
+   * Secret values hidden wherever they appear, raw or URL/form-encoded. A
+   * {@link SecretSet} may grow later (rotating credentials): the redactor
+   * follows it.
+   */
+  readonly secrets: readonly string[] | SecretSet;
   /** Query or form parameters whose values are masked, e.g. `{ api_key: 'full' }`. */
   readonly params: Readonly<Record<string, MaskStyle>>;
 }
@@ -43,18 +49,16 @@ function partial(value: string): string {
  * that a tiny test key does not mangle every word it happens to match.
  */
 export function createRedactor(rules: RedactionRules): Redactor {
-  const secrets = rules.secrets
-    .filter((secret) => secret.length >= 4)
-    .flatMap(spellings)
-    .sort((a, b) => b.length - a.length)
-    .map(escapeRegExp);
-  const secretPattern = secrets.length > 0 ? new RegExp(secrets.join('|'), 'g') : undefined;
+  const set =
+    rules.secrets instanceof SecretSet ? rules.secrets : new SecretSet(rules.secrets, Number.POSITIVE_INFINITY);
+  const secretPatternNow = followSecrets(set, secretPattern);
   const names = Object.keys(rules.params).map(escapeRegExp);
   const paramPattern =
     names.length > 0 ? new RegExp(`(^|[?&\\s"'])(${names.join('|')})=([^&#\\s"']*)`, 'g') : undefined;
 
   return (text) => {
-    let out = secretPattern ? text.replace(secretPattern, MASK) : text;
+    const pattern = secretPatternNow();
+    let out = pattern ? text.replace(pattern, MASK) : text;
     if (paramPattern) {
       out = out.replace(paramPattern, (_m, lead: string, name: string, value: string) =>
         value === '' || value === MASK
@@ -64,6 +68,16 @@ export function createRedactor(rules: RedactionRules): Redactor {
     }
     return out;
   };
+}
+
+/** One pattern matching every spelling of every secret, longest first; `undefined` when there is none. */
+function secretPattern(secrets: readonly string[]): RegExp | undefined {
+  const forms = secrets
+    .filter((secret) => secret.length >= 4)
+    .flatMap(spellings)
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp);
+  return forms.length > 0 ? new RegExp(forms.join('|'), 'g') : undefined;
 }
 
 function decodeSafe(value: string): string {

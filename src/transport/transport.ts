@@ -9,6 +9,7 @@ import { type Redactor, redactError } from './redact.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
 import { createKy, dispatchTarget, type Sending, sendWithDispatcher, sendWithKy } from './sending.js';
 import { sleep } from './sleep.js';
+import { untilAborted } from './until-aborted.js';
 
 /**
  * A `fetch`-compatible function. Defaults to `globalThis.fetch`, looked up
@@ -84,8 +85,12 @@ export interface TransportFailure {
 
 /** How a client drives one logical call through the transport. */
 export interface Exchange<T> {
-  /** Builds the request of attempt number `attempt` (1-based). */
-  build(attempt: number): OutgoingRequest;
+  /**
+   * Builds the request of attempt number `attempt` (1-based). A promise only
+   * when something must be fetched first (credentials from a provider); an
+   * error it throws or rejects with ends the call as is, never retried.
+   */
+  build(attempt: number): OutgoingRequest | Promise<OutgoingRequest>;
   /** Turns a response into a result, or throws the client's own error. */
   interpret(response: IncomingResponse): T;
   /** Turns a transport failure into the client's own error. */
@@ -200,7 +205,20 @@ export class Transport {
   ): Promise<IncomingResponse> {
     const { baseUrl } = this.#settings;
     const { signal } = exchange;
-    const request = exchange.build(attempt);
+    const built = exchange.build(attempt);
+    // Awaited only when pending, so fixed credentials add no tick to an attempt.
+    const request =
+      built instanceof Promise
+        ? await untilAborted(built, signal, () =>
+            exchange.fail({
+              code: 'ABORTED',
+              message: 'the request was aborted by the caller',
+              cause: undefined,
+              attempts: attempt - 1,
+              phase: 'connect',
+            }),
+          )
+        : built;
     const url = baseUrl + request.path;
     // The attempt's own time-out, cut to what is left of the call's budget.
     const left = deadline?.remaining() ?? Number.POSITIVE_INFINITY;

@@ -28,6 +28,26 @@ export function computeSignature(
   params: Readonly<Record<string, string>>,
   accessKeySecret: string,
 ): string {
+  checkSecret(accessKeySecret);
+  return hmac(stringToSign(method, params), accessKeySecret);
+}
+
+/**
+ * Signs an already built string-to-sign: the base64 HMAC-SHA1 keyed with
+ * `accessKeySecret + "&"`. Same checks of the secret as {@link computeSignature}.
+ * @internal
+ */
+export function signStringToSign(toSign: string, accessKeySecret: string): string {
+  checkSecret(accessKeySecret);
+  return hmac(toSign, accessKeySecret);
+}
+
+function hmac(toSign: string, accessKeySecret: string): string {
+  // The "&" suffix is the (empty) token-secret slot of the OAuth-1-style key.
+  return createHmac('sha1', `${accessKeySecret}&`).update(toSign, 'utf8').digest('base64');
+}
+
+function checkSecret(accessKeySecret: string): void {
   if (typeof accessKeySecret !== 'string' || accessKeySecret === '') {
     throw new SigningError('The access key secret must be a non-empty string', 'accessKeySecret');
   }
@@ -38,6 +58,4 @@ export function computeSignature(
       'accessKeySecret',
     );
   }
-  // The "&" suffix is the (empty) token-secret slot of the OAuth-1-style key.
-  return createHmac('sha1', `${accessKeySecret}&`).update(stringToSign(method, params), 'utf8').digest('base64');
 }

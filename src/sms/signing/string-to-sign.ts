@@ -24,9 +24,14 @@ const METHOD = /^[A-Z]+$/;
  * ```
  */
 export function stringToSign(method: 'GET' | 'POST' | (string & {}), params: Readonly<Record<string, string>>): string {
+  return stringToSignOf(method, canonicalQuery(params));
+}
+
+/** The string-to-sign of an already canonicalized query (computed once by callers that need both). */
+export function stringToSignOf(method: string, canonical: string): string {
   if (typeof method !== 'string' || !METHOD.test(method)) {
     throw new SigningError('The HTTP method must be an upper-case token such as GET or POST');
   }
   // "%2F" is the percent-encoded path "/", fixed for RPC-style APIs.
-  return `${method}&%2F&${percentEncode(canonicalQuery(params))}`;
+  return `${method}&%2F&${percentEncode(canonical)}`;
 }

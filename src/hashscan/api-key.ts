@@ -1,0 +1,119 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { HashScanError } from '../errors/hash-scan-error.js';
+import { DEFAULT_TIMEOUT_MS, positiveMs, requiredSetting } from '../transport/client-options.js';
+import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../transport/credentials.js';
+import { createRedactor, type Redactor } from '../transport/redact.js';
+import { SecretSet } from '../transport/secret-set.js';
+import type { IncomingResponse, OutgoingRequest } from '../transport/transport.js';
+
+/** An API key with the time it stops being valid; it is fetched again 10 s before. */
+export interface ExpiringApiKey {
+  /** The platform access key. */
+  readonly apiKey: string;
+  /** When it expires. Without it a provider is asked again after 5 minutes. */
+  readonly expiresAt?: ExpiryTime | undefined;
+}
+
+/** A function that gives the current API key (from a secrets manager, say), alone or with its expiry. */
+export type ApiKeyProvider = () => string | ExpiringApiKey | Promise<string | ExpiringApiKey>;
+
+/** A key as the client keeps it: raw (for masking) and encoded once for the query. */
+export interface ApiKey {
+  readonly key: string;
+  readonly param: string;
+}
+
+const WELL_FORMED = (value: string): boolean => {
+  try {
+    encodeURIComponent(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function checkKey(raw: unknown): CheckedCredential<ApiKey> | string {
+  const given =
+    typeof raw === 'object' && raw !== null
+      ? (raw as Partial<Record<'apiKey' | 'expiresAt', unknown>>)
+      : { apiKey: raw };
+  if (typeof given.apiKey !== 'string' || given.apiKey === '') return 'returned no API key (a non-empty string)';
+  if (!WELL_FORMED(given.apiKey)) return 'returned an API key with a lone UTF-16 surrogate';
+  const expiresAt = readExpiry(given.expiresAt);
+  if (expiresAt === null) return 'returned an expiresAt that is not a valid time';
+  return { value: { key: given.apiKey, param: encodeURIComponent(given.apiKey) }, expiresAt };
+}
+
+/**
+ * The `apiKey` option as a credential source: a string (or the environment),
+ * or a provider. Every key it yields joins `secrets` before its first use.
+ */
+export function apiKeySource(
+  option: string | ApiKeyProvider | undefined,
+  secrets: SecretSet,
+  context: { readonly redact: Redactor; readonly timeoutMs: number },
+): CredentialSource<ApiKey> {
+  const accept = (value: ApiKey): void => secrets.add(value.key);
+  if (typeof option === 'function') {
+    return CredentialSource.provided(option, { option: 'apiKey', check: checkKey, accept, ...context });
+  }
+  const key = requiredSetting(option, 'apiKey', 'HASHSCAN_API_KEY');
+  if (!WELL_FORMED(key)) throw new ConfigurationError('apiKey', 'contains a lone UTF-16 surrogate');
+  const value = { key, param: encodeURIComponent(key) };
+  accept(value);
+  return CredentialSource.fixed(value);
+}
+
+/**
+ * The hash client's key and the redactor that masks it (and every key a
+ * provider returns later): `api_key` values and the keys themselves.
+ */
+export function apiKeyWithRedactor(options: {
+  readonly apiKey?: string | ApiKeyProvider | undefined;
+  readonly timeoutMs?: number | undefined;
+}): { readonly source: CredentialSource<ApiKey>; readonly redact: Redactor } {
+  const secrets = new SecretSet();
+  const redact = createRedactor({ secrets, params: { api_key: 'full' } });
+  const timeoutMs = positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  return { source: apiKeySource(options.apiKey, secrets, { redact, timeoutMs }), redact };
+}
+
+/** A key the service refused (HTTP 401/403) is fetched again for the next lookup: it may have been rotated. */
+export function noteKeyRefusal(source: CredentialSource<ApiKey>, response: IncomingResponse): IncomingResponse {
+  if (response.status === 401 || response.status === 403) source.invalidate();
+  return response;
+}
+
+/**
+ * The request of one lookup attempt with the current key: built at once for
+ * a fixed or fresh key, after the provider's answer otherwise.
+ */
+export function lookupRequest(
+  source: CredentialSource<ApiKey>,
+  hash: string,
+  attempt: number,
+): OutgoingRequest | Promise<OutgoingRequest> {
+  const key = source.current();
+  if (!(key instanceof Promise)) return lookupPath(key.param, hash);
+  return key.then(
+    ({ param }) => lookupPath(param, hash),
+    (error: unknown) => {
+      throw apiKeyError(error, hash, attempt - 1);
+    },
+  );
+}
+
+function lookupPath(param: string, hash: string): OutgoingRequest {
+  return { method: 'GET', path: `/hash_scan?api_key=${param}&hash=${hash}` };
+}
+
+/** The lookup's error when the key provider failed: nothing was sent. */
+function apiKeyError(error: unknown, hash: string, attempts: number): HashScanError {
+  return new HashScanError({
+    code: 'CREDENTIALS',
+    message: error instanceof Error ? error.message : 'apiKey: the provider failed',
+    cause: error,
+    hash,
+    attempts,
+  });
+}

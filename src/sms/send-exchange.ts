@@ -1,0 +1,131 @@
+import { SmsError } from '../errors/sms-error.js';
+import type { CredentialSource } from '../transport/credentials.js';
+import type { Redactor } from '../transport/redact.js';
+import type { SecretSet } from '../transport/secret-set.js';
+import type { Exchange } from '../transport/transport.js';
+import type { ClockOffset } from './clock-offset.js';
+import { interpretSendResponse } from './interpret-response.js';
+import { type SignedRequest, type SigningContext, type SmsMethod, signedSendRequest } from './outgoing-request.js';
+import type { SendSmsParams } from './send-request.js';
+import type { SendSmsResult } from './send-result.js';
+import { explainMismatch } from './signature-mismatch.js';
+import type { SigningKeys } from './sms-credentials.js';
+import { signatureSet, withSignatures } from './sms-redactor.js';
+import { isRetryableSend, sendFailureError } from './transport-failure.js';
+
+/**
+ * Codes that prove nothing was sent and that a re-signed request (corrected
+ * timestamp, new nonce) can fix: the send is made once more, at once.
+ */
+const RESIGN_ONCE: ReadonlySet<string> = new Set([
+  'InvalidTimeStamp.Expired',
+  'InvalidTimeStamp.Format',
+  'SignatureNonceUsed',
+]);
+const CLOCK_CODES: ReadonlySet<string> = new Set(['InvalidTimeStamp.Expired', 'InvalidTimeStamp.Format']);
+
+/** What a client lends each send. */
+export interface SendDeps {
+  readonly credentials: CredentialSource<SigningKeys>;
+  readonly clock: ClockOffset;
+  readonly signing: SigningContext;
+  readonly redact: Redactor;
+  readonly retryUnknownOutcome: boolean;
+  /** Told when an answer's `Date` header moved the clock offset. */
+  readonly onClockCorrected: (offsetMs: number) => void;
+}
+
+/** One send's state, shared by its (at most two) rounds through the transport. */
+export interface SendState {
+  /** Every signature this send produced: hidden from its errors even if the service echoes one. */
+  readonly signatures: SecretSet;
+  /** Whether an attempt may have reached the service. */
+  mayHaveSent: boolean;
+  /** Attempts made by earlier rounds, so numbering runs on across them. */
+  attemptsBefore: number;
+  /** Attempts started so far. */
+  attempts: number;
+  /** The attempt in flight. */
+  last: { readonly method: SmsMethod; readonly signed: SignedRequest } | undefined;
+}
+
+export function newSendState(): SendState {
+  return { signatures: signatureSet(), mayHaveSent: false, attemptsBefore: 0, attempts: 0, last: undefined };
+}
+
+/** Whether a failed round is re-signed and made once more (the service refused it: nothing was sent). */
+export function resignsOnce(error: unknown): error is SmsError {
+  return error instanceof SmsError && error.outcome === 'rejected' && RESIGN_ONCE.has(error.code);
+}
+
+/** The credential provider failed: nothing of this attempt was sent. */
+function credentialsError(error: unknown, state: SendState): SmsError {
+  return new SmsError({
+    code: 'CREDENTIALS',
+    outcome: state.mayHaveSent ? 'unknown' : 'not_sent',
+    message: error instanceof Error ? error.message : 'credentials: the provider failed',
+    cause: error,
+    attempts: state.attempts - 1,
+  });
+}
+
+/** One round of a send through the transport: each attempt signed afresh with the current keys and clock. */
+export function sendExchange(
+  deps: SendDeps,
+  method: SmsMethod,
+  params: SendSmsParams,
+  state: SendState,
+  signal: AbortSignal | undefined,
+): Exchange<SendSmsResult> {
+  const redact = withSignatures(deps.redact, state.signatures);
+  const track = <E>(error: E): E => {
+    if (error instanceof SmsError && error.outcome === 'unknown') state.mayHaveSent = true;
+    return error;
+  };
+  const sign = (keys: SigningKeys) => {
+    const signed = signedSendRequest(method, params, deps.signing, keys, deps.clock.now());
+    state.signatures.add(signed.signature);
+    state.last = { method, signed };
+    return signed.request;
+  };
+  const observeClock = (date: string | null, refused: boolean): void => {
+    if (deps.clock.observe(date, refused)) deps.onClockCorrected(deps.clock.offsetMs);
+  };
+
+  return {
+    build: (attempt) => {
+      state.attempts = state.attemptsBefore + attempt;
+      const keys = deps.credentials.current();
+      if (!(keys instanceof Promise)) return sign(keys);
+      return keys.then(sign, (error: unknown) => {
+        throw credentialsError(error, state);
+      });
+    },
+    interpret: (response) => {
+      const date = response.headers.get('date');
+      observeClock(date, false);
+      const last = state.last;
+      try {
+        return interpretSendResponse(
+          { ...response, attempt: state.attemptsBefore + response.attempt },
+          {
+            redact,
+            mayHaveSent: state.mayHaveSent,
+            stringToSign: last && (() => explainMismatch(last.method, last.signed.params, redact)),
+          },
+        );
+      } catch (error) {
+        if (error instanceof SmsError && error.outcome === 'rejected') {
+          if (CLOCK_CODES.has(error.code)) observeClock(date, true);
+          // Keys the service refused are fetched again on the next send (a rotation may have happened).
+          else if (error.category === 'auth' && !RESIGN_ONCE.has(error.code)) deps.credentials.invalidate();
+        }
+        throw track(error);
+      }
+    },
+    fail: (failure) =>
+      track(sendFailureError({ ...failure, attempts: state.attemptsBefore + failure.attempts }, state.mayHaveSent)),
+    isRetryable: (error) => isRetryableSend(error, deps.retryUnknownOutcome),
+    signal,
+  };
+}
