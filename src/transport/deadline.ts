@@ -1,5 +1,7 @@
-import type { AbortLike } from '../util/abort-like.js';
-import { SharedAbort } from '../util/abort-like.js';
+import { type AbortLike, SharedAbort } from '../util/abort-like.js';
+import type { FailurePhase } from './network-failure.js';
+import { type Redactor, redactError } from './redact.js';
+import type { TransportFailure } from './transport.js';
 
 /**
  * `totalTimeoutMs`: one budget for a whole call, every attempt and back-off
@@ -91,4 +93,27 @@ export function withBudget(outer: AbortLike | undefined, totalMs: number | undef
       outer?.removeEventListener('abort', follow);
     },
   };
+}
+
+/** The call's budget ran out: during an attempt (`unknown`) or before one could start (`connect`). */
+export function overBudgetFailure(deadline: Deadline, attempts: number, phase: FailurePhase): TransportFailure {
+  const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  return {
+    code: 'TIMEOUT',
+    message: `no complete response within totalTimeoutMs (${deadline.totalMs} ms; ${tries})`,
+    cause: undefined,
+    attempts,
+    phase,
+    budgetSpent: true,
+  };
+}
+
+/** A caller's abort: `TIMEOUT` when its reason is a `TimeoutError` (e.g. `AbortSignal.timeout()`), else `ABORTED`. */
+export function callerAbortFailure(
+  reason: unknown,
+  redact: Redactor,
+): Pick<TransportFailure, 'code' | 'message' | 'cause' | 'budgetSpent'> {
+  const cause = reason instanceof Error ? redactError(reason, redact) : undefined;
+  if (isTimeoutReason(reason)) return { code: 'TIMEOUT', message: describeTimeout(reason), cause, budgetSpent: true };
+  return { code: 'ABORTED', message: 'the request was aborted by the caller', cause };
 }

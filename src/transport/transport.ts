@@ -1,7 +1,7 @@
 import pRetry, { AbortError } from 'p-retry';
 import type { AbortLike } from '../util/abort-like.js';
-import { ResponseTooLargeError } from './body-limit.js';
-import { type Deadline, describeTimeout, isTimeoutReason, startDeadline } from './deadline.js';
+import { ResponseTooLargeError, tooLargeFailure } from './body-limit.js';
+import { callerAbortFailure, type Deadline, overBudgetFailure, startDeadline } from './deadline.js';
 import type { UndiciDispatcher } from './dispatcher.js';
 import { type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
@@ -145,7 +145,7 @@ export class Transport {
     let attempts = 0;
     const aborted = (): Error =>
       exchange.fail({
-        ...this.#callerAbort(signal?.reason),
+        ...callerAbortFailure(signal?.reason, this.#settings.redact),
         attempts,
         // Only requests that surely never reached the server are retried, so
         // an abort during back-off or before the first attempt sent nothing.
@@ -154,7 +154,7 @@ export class Transport {
 
     const run = async (attempt: number): Promise<T> => {
       if (signal?.aborted) throw new AbortError(aborted());
-      if (deadline?.expired) throw new AbortError(exchange.fail(this.#overBudget(deadline, attempts, 'connect')));
+      if (deadline?.expired) throw new AbortError(exchange.fail(overBudgetFailure(deadline, attempts, 'connect')));
       attempts = attempt;
       try {
         return exchange.interpret(await this.#attempt(exchange, attempt, deadline));
@@ -251,7 +251,7 @@ export class Transport {
     } catch (error) {
       const failure =
         timedOut && deadline !== undefined && timeoutMs === left
-          ? this.#overBudget(deadline, attempt, 'unknown')
+          ? overBudgetFailure(deadline, attempt, 'unknown')
           : this.#failure(error, attempt, timedOut, signal?.reason, signal?.aborted === true);
       this.#log('warn', request.method, url, attempt, started, { code: failure.code });
       throw exchange.fail(failure);
@@ -278,21 +278,11 @@ export class Transport {
         phase: 'unknown',
       };
     }
-    if (error instanceof ResponseTooLargeError) {
-      // The server answered: whatever the request did, it did.
-      return {
-        code: 'RESPONSE_TOO_LARGE',
-        message: error.message,
-        cause: undefined,
-        attempts,
-        phase: 'unknown',
-        status: error.status,
-      };
-    }
+    if (error instanceof ResponseTooLargeError) return tooLargeFailure(error, attempts);
     const network = classifyNetworkFailure(error);
     if (callerAborted) {
       return {
-        ...this.#callerAbort(reason),
+        ...callerAbortFailure(reason, redact),
         cause: undefined,
         attempts,
         // A connect failure that lost the race with the abort still proves nothing was sent.
@@ -305,28 +295,6 @@ export class Transport {
       cause: redactError(error, redact),
       attempts,
       phase: network.phase,
-    };
-  }
-
-  /** A caller's abort: `TIMEOUT` when its reason is a `TimeoutError` (e.g. `AbortSignal.timeout()`), else `ABORTED`. */
-  #callerAbort(reason: unknown): Pick<TransportFailure, 'code' | 'message' | 'cause' | 'budgetSpent'> {
-    const cause = reason instanceof Error ? redactError(reason, this.#settings.redact) : undefined;
-    if (isTimeoutReason(reason)) {
-      return { code: 'TIMEOUT', message: describeTimeout(reason), cause, budgetSpent: true };
-    }
-    return { code: 'ABORTED', message: 'the request was aborted by the caller', cause };
-  }
-
-  /** The call's budget ran out: during an attempt (`unknown`) or before one could start (`connect`). */
-  #overBudget(deadline: Deadline, attempts: number, phase: FailurePhase): TransportFailure {
-    const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
-    return {
-      code: 'TIMEOUT',
-      message: `no complete response within totalTimeoutMs (${deadline.totalMs} ms; ${tries})`,
-      cause: undefined,
-      attempts,
-      phase,
-      budgetSpent: true,
     };
   }
 
