@@ -10,6 +10,10 @@
  *   from the module named by `PARSE_BEFORE` (a path relative to this file).
  *
  * Run: `node --expose-gc --import tsx bench/parse.ts` (`--quick` for a short run).
+ * tsx keeps function names by wrapping every closure it creates, which
+ * bills the SDK (not the inline competitor) for it; for figures like the
+ * published build's, bundle first:
+ * `npx esbuild bench/parse.ts --bundle --platform=node --format=esm --outfile=/tmp/parse.mjs && node --expose-gc /tmp/parse.mjs`.
  * Prints ns per read: median and min–max over rounds.
  */
 import { z } from 'zod';
