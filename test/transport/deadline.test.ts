@@ -184,26 +184,27 @@ describe('SmsClient totalTimeoutMs', () => {
     expect(requests).toBe(1);
   });
 
-  it('client-wide: ends retried sends at the budget', async () => {
-    let requests = 0;
+  it('client-wide: ends retried sends at the budget, starting no attempt past it', async () => {
+    const started: number[] = [];
     server.use(
       http.all(`${SMS_URL}/`, () => {
-        requests += 1;
+        started.push(performance.now());
         return new HttpResponse('busy', { status: 503 });
       }),
     );
     const sms = makeSms({
       retryUnknownOutcome: true,
       totalTimeoutMs: 1_000,
-      retry: { retries: 10, minDelayMs: 300, maxDelayMs: 300 },
+      retry: { retries: 50, minDelayMs: 300, maxDelayMs: 300 },
     });
+    const begin = performance.now();
     const call = watch(sms.send(REQUEST));
     await vi.advanceTimersByTimeAsync(1_001);
-    const error = await call.outcome;
-    // 300 ms waits: attempts at 0, 300, 600 and 900 ms; the next wait would end past 1 s.
-    expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 503 });
-    expect(requests).toBeGreaterThanOrEqual(3);
-    expect(requests).toBeLessThanOrEqual(4);
+    // Waits of 150–300 ms (equal jitter): the last one that fits ends the send with its own error.
+    expect(await call.outcome).toMatchObject({ code: 'HTTP_STATUS', status: 503 });
+    expect(started.length).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...started) - begin).toBeLessThan(1_000);
+    expect((call.settledAt() ?? Number.POSITIVE_INFINITY) - begin).toBeLessThan(1_000);
   });
 
   it('an invalid per-call budget is InvalidParameter, nothing sent', async () => {
