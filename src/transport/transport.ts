@@ -211,8 +211,7 @@ export class Transport {
       built instanceof Promise
         ? await untilAborted(built, signal, () =>
             exchange.fail({
-              code: 'ABORTED',
-              message: 'the request was aborted by the caller',
+              ...callerAbortFailure(signal?.reason, this.#settings.redact),
               cause: undefined,
               attempts: attempt - 1,
               phase: 'connect',

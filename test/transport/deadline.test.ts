@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { HashScanError } from '../../src/errors/hash-scan-error.js';
 import { SmsError } from '../../src/errors/sms-error.js';
+import { SmsClient, type SmsCredentials } from '../../src/sms/index.js';
 import { json, MD5, makeClient, NOT_DETECTED, SHA1, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';
 import { makeClient as makeSms, REQUEST, BASE_URL as SMS_URL } from '../sms/sms-service.js';
@@ -160,6 +161,25 @@ describe("a caller's signal that times out is TIMEOUT, not ABORTED", () => {
     expect(error).toBeInstanceOf(SmsError);
     expect(error).toMatchObject({ code: 'TIMEOUT', outcome: 'unknown', attempts: 1 });
     expect(requests).toBe(1);
+  });
+});
+
+describe('a TimeoutError abort while SMS credentials are fetched', () => {
+  it('is TIMEOUT, not_sent, and nothing goes out', async () => {
+    let requests = 0;
+    server.use(
+      http.all(`${SMS_URL}/`, () => {
+        requests += 1;
+        return HttpResponse.json({ Code: 'OK', Message: 'OK', RequestId: 'r' });
+      }),
+    );
+    const sms = new SmsClient({ baseUrl: SMS_URL, credentials: () => new Promise<SmsCredentials>(() => undefined) });
+    const controller = new AbortController();
+    const call = watch(sms.send(REQUEST, { signal: controller.signal }));
+    await vi.advanceTimersByTimeAsync(10);
+    controller.abort(new DOMException('timed out', 'TimeoutError'));
+    expect(await call.outcome).toMatchObject({ code: 'TIMEOUT', outcome: 'not_sent', attempts: 0 });
+    expect(requests).toBe(0);
   });
 });
 
