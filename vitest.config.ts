@@ -9,12 +9,14 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^hashscan-sms\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^hashscan-sms\/sandbox$/, replacement: source('./src/sandbox/index.ts') },
       { find: /^hashscan-sms$/, replacement: source('./src/index.ts') },
     ],
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['./test/global-setup.ts'],
     testTimeout: 10_000,
     coverage: {
       provider: 'v8',

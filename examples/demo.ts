@@ -9,14 +9,13 @@ import {
   decide,
   estimateSmsCount,
   HashScanClient,
-  type HashScanError,
   hashFile,
   renderTemplate,
   type ScanOutcome,
   SmsClient,
   SmsError,
 } from 'hashscan-sms';
-import { SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, SANDBOX_TEMPLATES, startSandbox } from 'hashscan-sms/testing';
+import { SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, SANDBOX_TEMPLATES, startSandbox } from 'hashscan-sms/sandbox';
 
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 
@@ -30,9 +29,7 @@ const describeOutcome = (outcome: ScanOutcome): string =>
 
 /** Scans one hash and shows what the caller would do, never letting an error read as "allow". */
 async function show(client: HashScanClient, label: string, hash: string): Promise<void> {
-  const outcome: ScanOutcome = await client
-    .scan(hash)
-    .catch((error: HashScanError) => ({ verdict: 'error' as const, hash, error }));
+  const outcome: ScanOutcome = await client.scanOutcome(hash); // never rejects: an error is an outcome
   line(label, `${short(hash)} ${describeOutcome(outcome)}`);
 }
 

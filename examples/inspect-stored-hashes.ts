@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { decide, HashScanClient } from 'hashscan-sms';
-import { EICAR_RECORD, SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, startSandbox } from 'hashscan-sms/testing';
+import { EICAR_RECORD, SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, startSandbox } from 'hashscan-sms/sandbox';
 
 /** Yields the non-empty trimmed lines of a file, one at a time. */
 async function* hashesIn(path: string): AsyncGenerator<string> {

@@ -8,7 +8,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { SmsClient, SmsError } from 'hashscan-sms';
-import { startSandbox } from 'hashscan-sms/testing';
+import { startSandbox } from 'hashscan-sms/sandbox';
 
 type Delivery = { status: 'sent'; requestId: string } | { status: 'failed' | 'maybe-sent'; reason: string };
 

@@ -14,8 +14,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { decide, HashScanClient, type HashScanError, type ScanOutcome } from 'hashscan-sms';
-import { SANDBOX_NOT_DETECTED_HASH, startSandbox } from 'hashscan-sms/testing';
+import { decide, HashScanClient, type ScanOutcome } from 'hashscan-sms';
+import { SANDBOX_NOT_DETECTED_HASH, startSandbox } from 'hashscan-sms/sandbox';
 
 /** Your upload endpoint: hash while storing, then ask the service before accepting. */
 function uploadHandler(scanner: HashScanClient, uploadDir: string) {
@@ -26,9 +26,9 @@ function uploadHandler(scanner: HashScanClient, uploadDir: string) {
     await pipeline(request, createWriteStream(path));
     const hash = sha256.digest('hex');
 
-    const outcome: ScanOutcome = await scanner
-      .scan(hash)
-      .catch((error: HashScanError) => ({ verdict: 'error' as const, hash, error }));
+    // Never rejects: a failed lookup is an `error` outcome, which decide() never allows.
+    // (With the file already on disk, `scanner.scanFile(path)` hashes and looks up in one call.)
+    const outcome: ScanOutcome = await scanner.scanOutcome(hash);
     const decision = decide(outcome); // 'block' | 'allow' | 'review'
     if (decision !== 'allow') await rm(path, { force: true }); // or move to quarantine for review
     response.writeHead(decision === 'allow' ? 201 : decision === 'block' ? 422 : 503, {

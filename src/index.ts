@@ -21,6 +21,7 @@ export {
   type ScanProgress,
 } from './hashscan/hashscan-client.js';
 export type { ScanCacheOptions } from './hashscan/scan-cache.js';
+export type { FileScanOutcome, ScanFileOptions } from './hashscan/scan-outcome.js';
 export type {
   IndexedScanOutcome,
   MaliciousResult,
@@ -38,7 +39,8 @@ export type {
   DispatchSignal,
   UndiciDispatcher,
 } from './transport/dispatcher.js';
-export type { Logger } from './transport/logger.js';
+export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './transport/logger.js';
+export { redactUrlParams, SECRET_QUERY_PARAMS } from './transport/redact-url-params.js';
 export type { RetryOptions } from './transport/retry-options.js';
 export type { FetchLike } from './transport/transport.js';
 export { VERSION } from './version.js';

@@ -5,8 +5,10 @@
 //   severity or above in the runtime dependency tree fails (exit 1).
 // - The advisory service did not answer (HTTP 405/5xx, network, time-out):
 //   prints a loud `AUDIT UNAVAILABLE: …` line and exits 0, so an outage of the
-//   service does not fail CI. Set AUDIT_REQUIRED=1 to fail in that case too.
+//   service does not fail CI. Set AUDIT_REQUIRED=1 to fail in that case too. Under .ci/run it also
+//   writes `unavailable` to $CI_STEP_NOTE, so the summary table shows `unavailable`, not `ok`.
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 
 const args = ['audit', '--omit=dev', '--audit-level=moderate'];
 const run = (extra) =>
@@ -58,4 +60,5 @@ const reason =
   `npm exited ${json.status} without a report`;
 const banner = `AUDIT UNAVAILABLE: the advisory service gave no report (${reason.trim()}); runtime dependencies were NOT checked for advisories`;
 console.log(`\n${'!'.repeat(100)}\n${banner}\n${'!'.repeat(100)}\n`);
+if (process.env.CI_STEP_NOTE) writeFileSync(process.env.CI_STEP_NOTE, 'unavailable\n');
 process.exit(process.env.AUDIT_REQUIRED === '1' ? 1 : 0);

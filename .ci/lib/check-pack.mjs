@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const [report] = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+// `prepack` (the build) prints to the same stdout as `npm pack --json`: the report is the array that
+// starts on a line of its own after the build's output.
+const printed = readFileSync(process.argv[2], 'utf8');
+const [report] = JSON.parse(printed.slice(Math.max(0, printed.search(/^\[\s*$/m))));
 const files = report.files.map((file) => file.path);
 const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
 const problems = [];

@@ -18,6 +18,8 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  * - `ABORTED`: the caller's `signal` aborted.
  * - `CREDENTIALS`: the `apiKey` provider threw, timed out or returned no key;
  *   nothing was sent.
+ * - `FILE_UNREADABLE`: `scanFile` could not read the file (missing, a
+ *   directory, no permission); nothing was sent.
  *
  * None of them means "not detected": treat the file as unknown (see `decide`).
  */
@@ -30,7 +32,8 @@ export type HashScanErrorCode =
   | 'STATUS_NOT_SUCCESS'
   | 'INVALID_RESPONSE'
   | 'ABORTED'
-  | 'CREDENTIALS';
+  | 'CREDENTIALS'
+  | 'FILE_UNREADABLE';
 
 /** Fields of a {@link HashScanError}. */
 export interface HashScanErrorInit extends HashScanSmsErrorInit {

@@ -5,6 +5,7 @@ import { type CommonClientOptions, optionalMs, resolveTransportSettings } from '
 import type { CredentialSource } from '../transport/credentials.js';
 import { withBudget } from '../transport/deadline.js';
 import type { Redactor } from '../transport/redact.js';
+import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
 import type { AbortLike } from '../util/abort-like.js';
@@ -12,12 +13,14 @@ import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/con
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
 import { linkedSignal } from '../util/linked-signal.js';
 import { type ApiKey, type ApiKeyProvider, apiKeyWithRedactor, lookupRequest, noteKeyRefusal } from './api-key.js';
+import { describeScanResponse } from './auth-hint.js';
 import { callerAbortError } from './caller-abort.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
 import { ScanCache, type ScanCacheOptions } from './scan-cache.js';
-import type { IndexedScanOutcome, ScanErrorOutcome, ScanOutcome, ScanResult } from './scan-result.js';
+import { errorOutcome, type FileScanOutcome, type ScanFileOptions, scanFileWith, settleScan } from './scan-outcome.js';
+import type { IndexedScanOutcome, ScanOutcome, ScanResult } from './scan-result.js';
 import { scanFailureError } from './transport-failure.js';
 
 /**
@@ -117,6 +120,7 @@ export class HashScanClient {
   readonly #cache: ScanCache | undefined;
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
+  readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
   /** Data-source id used in cache keys. */
   readonly sourceId: string;
   /** The checked base URL. */
@@ -129,7 +133,7 @@ export class HashScanClient {
       name: 'hashscan',
       redact: this.#redact,
     });
-    this.#transport = new Transport(settings);
+    this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse });
     this.baseUrl = settings.baseUrl;
     if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {
       throw new ConfigurationError('sourceId', 'must be a non-empty string');
@@ -140,6 +144,7 @@ export class HashScanClient {
       throw new ConfigurationError('allowedExtraFields', 'must be an array of field names');
     }
     this.#notDetected = notDetectedSchema(allowed);
+    this.#summary = { ...summarizeTransport(settings), allowedExtraFields: [...allowed] };
     this.#cache = options.cache === false ? undefined : new ScanCache(options.cache ?? {}, this.sourceId);
   }
 
@@ -156,6 +161,22 @@ export class HashScanClient {
     const cached = this.#cache?.get(query.hash);
     if (cached !== undefined) return cached;
     return this.#share(query, options.signal, totalTimeoutMs);
+  }
+
+  /**
+   * `scan()` that never rejects: a failure resolves `{ verdict: 'error', hash, error }`, ready for `decide()`.
+   * @example `if (decide(await client.scanOutcome(sha256)) !== 'allow') quarantine(file)`
+   */
+  scanOutcome(hash: string, options: ScanOptions = {}): Promise<ScanOutcome> {
+    return settleScan((input, scanOptions) => this.scan(input, scanOptions), hash, options.signal);
+  }
+
+  /**
+   * Hashes a file (streamed, SHA-256 by default) and looks it up; never rejects (`FILE_UNREADABLE` if unreadable).
+   * @example `if (decide(await client.scanFile(req.file.path)) !== 'allow') return res.sendStatus(422)`
+   */
+  scanFile(path: string, options: ScanFileOptions = {}): Promise<FileScanOutcome> {
+    return scanFileWith((input, scanOptions) => this.scan(input, scanOptions), path, options);
   }
 
   /**
@@ -238,14 +259,16 @@ export class HashScanClient {
     this.#cache?.clear();
   }
 
-  /** Never shows the API key: only what helps debugging. */
+  /** The effective settings (see {@link HashScanClient.toJSON}); never the API key. */
   [inspect.custom](): string {
-    return `HashScanClient ${inspect({ baseUrl: this.baseUrl, sourceId: this.sourceId, cachedResults: this.#cache?.size ?? 0 })}`;
+    return `HashScanClient ${inspect(this.toJSON(), { depth: 3 })}`;
   }
 
-  /** The client's settings without the API key, so `JSON.stringify(client)` is safe to log. */
+  /** The effective settings (time-out, retry, cache and its size, …), safe to log: never the API key. */
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.baseUrl, sourceId: this.sourceId };
+    const { baseUrl, ...transport } = this.#summary;
+    const cache = this.#cache === undefined ? false : { ...this.#cache.settings, size: this.#cache.size };
+    return { baseUrl, sourceId: this.sourceId, ...transport, cache };
   }
 
   async #outcome(input: string, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
@@ -323,12 +346,4 @@ export class HashScanClient {
     this.#cache?.set(result);
     return result;
   }
-}
-
-function errorOutcome(hash: string, error: unknown): ScanErrorOutcome {
-  const scanError =
-    error instanceof HashScanError
-      ? error
-      : new HashScanError({ code: 'INVALID_RESPONSE', message: 'unexpected failure', cause: error, hash });
-  return { verdict: 'error', hash: scanError.hash ?? hash, error: scanError };
 }

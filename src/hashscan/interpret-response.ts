@@ -3,6 +3,7 @@ import { type DuplicateKey, type JsonObject, parseStrictJson, StrictJsonError } 
 import type { Redactor } from '../transport/redact.js';
 import { parseRetryAfter } from '../transport/retry-after.js';
 import type { IncomingResponse } from '../transport/transport.js';
+import { authHint } from './auth-hint.js';
 import type { NormalizedHash } from './hash-algorithm.js';
 import {
   describeIssues,
@@ -52,7 +53,8 @@ export function interpretScanResponse(response: IncomingResponse, context: Inter
 
   // The HTTP status alone never decides, but a non-2xx is abnormal whatever its body says.
   if (response.status < 200 || response.status > 299) {
-    throw fail('HTTP_STATUS', `the service answered HTTP ${response.status}`);
+    const hint = authHint(response.status);
+    throw fail('HTTP_STATUS', `the service answered HTTP ${response.status}${hint === undefined ? '' : `: ${hint}`}`);
   }
 
   // One strict read: repeated keys reported, `__proto__` an ordinary field,

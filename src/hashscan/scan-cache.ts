@@ -58,6 +58,11 @@ export class ScanCache {
     return this.#lru.size;
   }
 
+  /** The effective settings, defaults applied (for `toJSON()` and `inspect`). */
+  get settings(): Required<ScanCacheOptions> {
+    return { max: this.#lru.max, ttlMs: this.#lru.ttl, notDetectedTtlMs: this.#notDetectedTtlMs };
+  }
+
   #key(hash: string): string {
     return `${this.#sourceId}\n${hash}`;
   }

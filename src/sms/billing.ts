@@ -31,15 +31,12 @@ export function renderTemplate(template: string, params: TemplateParams | string
   if (typeof template !== 'string') throw invalidParameter('template', 'must be a string');
   const { values } = normalizeTemplateParam(params);
   return template.replace(TEMPLATE_PLACEHOLDER, (_placeholder, name: string) => {
+    // Every checked variable is a string (numbers and booleans already in their string form).
     const value = Object.hasOwn(values, name) ? values[name] : undefined;
-    if (typeof value === 'string') return value;
-    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-    throw invalidParameter(
-      'templateParam',
-      value === undefined
-        ? `has no variable ${JSON.stringify(name)} for the template's placeholder`
-        : `variable ${JSON.stringify(name)} must be a string, a number or a boolean`,
-    );
+    if (value === undefined) {
+      throw invalidParameter('templateParam', `has no variable ${JSON.stringify(name)} for the template's placeholder`);
+    }
+    return value;
   });
 }
 

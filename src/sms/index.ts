@@ -3,6 +3,7 @@ export type { ExpiryTime } from '../transport/credentials.js';
 export { estimateSmsCount, renderTemplate } from './billing.js';
 export { SMS_ERROR_CATEGORIES, type SmsErrorCategory, smsErrorCategory } from './error-categories.js';
 export type { SmsMethod } from './outgoing-request.js';
+export { MAX_PHONE_NUMBERS } from './phone-numbers.js';
 export type { SendSmsRequest } from './send-request.js';
 export type { SendSmsResult } from './send-result.js';
 export {

@@ -1,4 +1,6 @@
 import { invalidParameter, signableString } from './invalid-parameter.js';
+import { phoneNumbersParam } from './phone-numbers.js';
+import { guarded, readField } from './read-field.js';
 import { normalizeTemplateParam, type TemplateParams } from './template-param.js';
 
 /**
@@ -16,16 +18,23 @@ import { normalizeTemplateParam, type TemplateParams } from './template-param.js
  */
 export interface SendSmsRequest {
   /**
-   * One phone number, or several: an array is sent comma-joined. Empty
-   * entries, and array entries holding a comma, are refused client-side.
+   * Exactly one phone number as a string, or several as an array (1 to 1000
+   * distinct numbers). A string is never split: `'138…,139…'` is refused, so
+   * text typed by an end user cannot fan a message out to several phones.
+   * Each number is an optional leading `+` and 5 to 20 ASCII digits, nothing
+   * else (no spaces or dashes); anything else is refused client-side with
+   * `InvalidParameter` naming `phoneNumbers` or `phoneNumbers[i]`.
    */
   readonly phoneNumbers: string | readonly string[];
   /** Template code, e.g. `SMS_123456789` (`SMS_500650100` checks only the signature, not the template). */
   readonly templateCode: string;
   /**
-   * Template variables: an object (sent as its JSON) or the JSON text of an
-   * object (sent verbatim). Anything else is refused client-side with
-   * `InvalidParameter`, before any request. Use `{}` for a template without
+   * Template variables: an object, sent as JSON with every value as a
+   * string (finite numbers and booleans converted: `7` → `"7"`, `true` →
+   * `"true"`), or the JSON text of an object whose values are all strings
+   * (sent verbatim). Anything else (`NaN`, `Infinity`, `null`, a bigint, a
+   * nested object or array) is refused client-side with `InvalidParameter`
+   * naming the variable, before any request. Use `{}` for a template without
    * variables.
    */
   readonly templateParam: TemplateParams | string;
@@ -65,17 +74,20 @@ export function toSendParams(request: SendSmsRequest): SendSmsParams {
   if (typeof request !== 'object' || request === null) {
     throw invalidParameter('request', 'must be an object');
   }
-  for (const key of Object.keys(request)) {
+  // A Proxy can throw from `ownKeys`: bad input, reported as such.
+  const keys = guarded('request', () => Object.keys(request));
+  for (const key of keys) {
     if (!FIELDS.has(key)) {
       throw invalidParameter(key, `is not a request field (expected one of ${[...FIELDS].join(', ')})`);
     }
   }
-  const signName = optional(request.signName, 'signName');
-  const outId = optional(request.outId, 'outId');
+  const field = (name: keyof SendSmsRequest): unknown => readField(request, name, name);
+  const signName = optional(field('signName'), 'signName');
+  const outId = optional(field('outId'), 'outId');
   return {
-    PhoneNumbers: phoneNumbers(request.phoneNumbers),
-    TemplateCode: required(request.templateCode, 'templateCode'),
-    TemplateParam: normalizeTemplateParam(request.templateParam).json,
+    PhoneNumbers: phoneNumbersParam(field('phoneNumbers')),
+    TemplateCode: required(field('templateCode'), 'templateCode'),
+    TemplateParam: normalizeTemplateParam(field('templateParam')).json,
     ...(signName !== undefined && { SignName: signName }),
     ...(outId !== undefined && { OutId: outId }),
   };
@@ -92,16 +104,4 @@ function required(value: unknown, parameter: string): string {
 function optional(value: unknown, parameter: string): string | undefined {
   if (value === undefined || value === '') return undefined;
   return signableString(value, parameter);
-}
-
-function phoneNumbers(value: unknown): string {
-  if (!Array.isArray(value)) return required(value, 'phoneNumbers');
-  if (value.length === 0) throw invalidParameter('phoneNumbers', 'must hold at least one phone number');
-  return value
-    .map((entry: unknown, index) => {
-      const number = required(entry, `phoneNumbers[${index}]`);
-      if (number.includes(',')) throw invalidParameter(`phoneNumbers[${index}]`, 'must be one phone number (no comma)');
-      return number;
-    })
-    .join(',');
 }

@@ -7,15 +7,17 @@ import {
   resolveTransportSettings,
 } from '../transport/client-options.js';
 import type { CredentialSource } from '../transport/credentials.js';
-import { isBudgetMs, startDeadline } from '../transport/deadline.js';
-import type { Logger } from '../transport/logger.js';
+import { startDeadline } from '../transport/deadline.js';
+import { emitLine, type Logger } from '../transport/logger.js';
 import type { Redactor } from '../transport/redact.js';
 import { SecretSet } from '../transport/secret-set.js';
+import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
 import { Transport } from '../transport/transport.js';
 import { ClockOffset } from './clock-offset.js';
-import { invalidParameter } from './invalid-parameter.js';
+import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
 import { newSendState, resignsOnce, type SendDeps, sendExchange } from './send-exchange.js';
+import { checkSendOptions } from './send-options.js';
 import { type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
 import {
@@ -160,6 +162,7 @@ export class SmsClient {
   readonly #clock = new ClockOffset();
   readonly #retryUnknownOutcome: boolean;
   readonly #totalTimeoutMs: number | undefined;
+  readonly #summary: TransportSummary;
   /** The checked base URL. */
   readonly baseUrl: string;
   /** Default method of {@link SmsClient.send}. */
@@ -180,10 +183,12 @@ export class SmsClient {
       name: 'sms',
       redact: this.#redact,
     });
-    this.#transport = new Transport(settings);
+    // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
+    this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse, trackWrites: true });
     this.#totalTimeoutMs = settings.totalTimeoutMs;
     this.#logger = settings.logger;
     this.baseUrl = settings.baseUrl;
+    this.#summary = summarizeTransport(settings);
 
     const method = options.method ?? 'POST';
     if (!METHODS.has(method)) throw new ConfigurationError('method', 'must be "GET" or "POST"');
@@ -208,9 +213,15 @@ export class SmsClient {
       redact: this.#redact,
       retryUnknownOutcome: this.#retryUnknownOutcome,
       onClockCorrected: (offsetMs) =>
-        this.#logger.info(`sms: the service's clock differs from ours; timestamps now corrected by ${offsetMs} ms`, {
-          clockOffsetMs: offsetMs,
-        }),
+        emitLine(
+          this.#logger,
+          'info',
+          `sms: the service's clock differs from ours; timestamps now corrected by ${offsetMs} ms`,
+          {
+            client: 'sms',
+            clockOffsetMs: offsetMs,
+          },
+        ),
     };
   }
 
@@ -234,27 +245,23 @@ export class SmsClient {
    * @returns The service's acknowledgement: `Code: "OK"` on HTTP 2xx.
    * @throws {SmsError} for every other outcome; read `code` and `outcome`.
    */
-  async send(request: SendSmsRequest, options: SendSmsOptions = {}): Promise<SendSmsResult> {
-    const method = options.method ?? this.method;
-    if (!METHODS.has(method)) throw invalidParameter('method', 'must be "GET" or "POST"');
-    const { totalTimeoutMs } = options;
-    if (totalTimeoutMs !== undefined && !isBudgetMs(totalTimeoutMs)) {
-      throw invalidParameter('totalTimeoutMs', 'must be a whole number of milliseconds between 1 and 2147483647');
-    }
+  async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
+    const { method, signal, totalTimeoutMs } = checkSendOptions(options, this.method);
     const params = toSendParams(request);
     const state = newSendState();
     // One budget for the whole send, re-signed round included.
     const budget = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
     const round = () => ({
-      ...sendExchange(this.#deps, method, params, state, options.signal),
+      ...sendExchange(this.#deps, method, params, state, signal),
       totalTimeoutMs: budget?.remaining(),
     });
     try {
       return await this.#transport.send(round());
     } catch (error) {
       // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
-      if (!resignsOnce(error) || options.signal?.aborted) throw error;
-      this.#logger.info(`sms: the service refused the request with ${error.code}; re-signing it once`, {
+      if (!resignsOnce(error) || signal?.aborted) throw error;
+      emitLine(this.#logger, 'info', `sms: the service refused the request with ${error.code}; re-signing it once`, {
+        client: 'sms',
         code: error.code,
         clockOffsetMs: this.#clock.offsetMs,
       });
@@ -263,21 +270,27 @@ export class SmsClient {
     }
   }
 
-  /** Never shows the secret; the key id only masked. */
+  /** The effective settings (see {@link SmsClient.toJSON}); never the secret, the key id only masked. */
   [inspect.custom](): string {
-    return `SmsClient ${inspect(this.toJSON())}`;
+    return `SmsClient ${inspect(this.toJSON(), { depth: 3 })}`;
   }
 
-  /** The settings, for logs: the key id masked, the secret absent. */
+  /**
+   * The effective settings, defaults applied, for logs: base URL, method,
+   * region, version, the key id masked, time-out, retry, how requests are
+   * sent, the logger kind. Never the secret.
+   */
   toJSON(): Record<string, unknown> {
+    const { baseUrl, ...transport } = this.#summary;
     return {
-      baseUrl: this.baseUrl,
+      baseUrl,
       method: this.method,
       regionId: this.regionId,
       version: this.version,
       accessKeyId: this.#shownKeyId(),
       retryUnknownOutcome: this.#retryUnknownOutcome,
       clockOffsetMs: this.#clock.offsetMs,
+      ...transport,
     };
   }
 

@@ -1,7 +1,8 @@
 import ky, { type KyInstance } from 'ky';
 import { SharedAbort } from '../util/abort-like.js';
 import { ResponseTooLargeError, readNodeBody, readWebBody, refuseAnnounced } from './body-limit.js';
-import type { DispatchOptions, DispatchResponse, UndiciDispatcher } from './dispatcher.js';
+import type { DispatchOptions, DispatchResponse } from './dispatcher.js';
+import { DispatchFailure, type WriteTrackingDispatcher } from './request-written.js';
 import type { FetchLike, IncomingResponse, OutgoingRequest, ResponseHeaders } from './transport.js';
 import { USER_AGENT } from './user-agent.js';
 
@@ -17,8 +18,9 @@ const BASE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   accept: 'application/json',
 });
 
-function headersOf(request: OutgoingRequest): Readonly<Record<string, string>> {
-  if (request.headers === undefined) return BASE_HEADERS;
+/** A fresh object per request: dispatchers write to it (undici's `ProxyAgent` adds `host`). */
+function headersOf(request: OutgoingRequest): Record<string, string> {
+  if (request.headers === undefined) return { ...BASE_HEADERS };
   const merged: Record<string, string> = { ...BASE_HEADERS };
   // Header names are case-insensitive: a request's own `Accept` replaces the default one.
   for (const [name, value] of Object.entries(request.headers)) merged[name.toLowerCase()] = value;
@@ -89,10 +91,11 @@ export function dispatchTarget(baseUrl: string): DispatchTarget {
  * Sends through undici's `dispatcher.request()`: no WHATWG `Request`,
  * `Response` or `AbortSignal` per request, so several times less CPU than
  * `fetch`. Failures are wrapped as `fetch` wraps them (`fetch failed`,
- * `terminated`), so errors look the same whichever way a request went.
+ * `terminated`), so errors look the same whichever way a request went, and
+ * carry whether the request reached a socket (see `request-written.ts`).
  */
 export function sendWithDispatcher(
-  dispatcher: UndiciDispatcher,
+  dispatcher: WriteTrackingDispatcher,
   target: DispatchTarget,
   request: OutgoingRequest,
   attempt: number,
@@ -113,7 +116,7 @@ export function sendWithDispatcher(
 }
 
 async function dispatchWhole(
-  dispatcher: UndiciDispatcher,
+  { dispatcher, written }: WriteTrackingDispatcher,
   options: DispatchOptions,
   attempt: number,
   maxBytes: number,
@@ -123,7 +126,7 @@ async function dispatchWhole(
   try {
     response = await dispatcher.request(options);
   } catch (error) {
-    throw new TypeError('fetch failed', { cause: error });
+    throw new DispatchFailure('fetch failed', error, written(options));
   }
   let text: string;
   try {
@@ -136,7 +139,7 @@ async function dispatchWhole(
       abort(error);
       throw error;
     }
-    throw new TypeError('terminated', { cause: error });
+    throw new DispatchFailure('terminated', error, written(options));
   }
   return { status: response.statusCode, headers: new RawHeaders(response.headers), text, attempt };
 }

@@ -3,9 +3,10 @@ import type { AbortLike } from '../util/abort-like.js';
 import { ResponseTooLargeError, tooLargeFailure } from './body-limit.js';
 import { callerAbortFailure, type Deadline, overBudgetFailure, startDeadline } from './deadline.js';
 import type { UndiciDispatcher } from './dispatcher.js';
-import { type Logger, silentLogger } from './logger.js';
+import { attemptLine, type DescribeResponse, emitLine, type LogFields, type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
 import { type Redactor, redactError } from './redact.js';
+import { trackRequestWrites, untrackedDispatcher } from './request-written.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
 import { createKy, dispatchTarget, type Sending, sendWithDispatcher, sendWithKy } from './sending.js';
 import { sleep } from './sleep.js';
@@ -31,11 +32,19 @@ export interface TransportSettings {
   readonly fetch: FetchLike | undefined;
   /** Sends with undici's `dispatcher.request()` instead of `fetch` (opt-in, never with `fetch`). */
   readonly dispatcher: UndiciDispatcher | undefined;
+  /**
+   * Records on the dispatcher path whether each request reached a socket, so
+   * that fact (not an error code) decides the failure phase. Costs a few
+   * microseconds per request; worth it where a repeat is harmful (SMS).
+   */
+  readonly trackWrites?: boolean;
   readonly logger: Logger;
   /** Scrubs secrets from every URL, message and stack the transport emits. */
   readonly redact: Redactor;
   /** Prefix of log lines, e.g. `hashscan`. */
   readonly name: string;
+  /** Reads the service's code and a hint off a response for its log line (only when logging). */
+  readonly describeResponse?: DescribeResponse | undefined;
 }
 
 /** One HTTP request, built afresh for every attempt (SMS re-signs each one). */
@@ -132,8 +141,8 @@ export class Transport {
       this.#start = (url, request, attempt) => sendWithKy(client, url, request, attempt, maxResponseBytes);
     } else {
       const target = dispatchTarget(settings.baseUrl);
-      this.#start = (_url, request, attempt) =>
-        sendWithDispatcher(dispatcher, target, request, attempt, maxResponseBytes);
+      const tracked = settings.trackWrites ? trackRequestWrites(dispatcher) : untrackedDispatcher(dispatcher);
+      this.#start = (_url, request, attempt) => sendWithDispatcher(tracked, target, request, attempt, maxResponseBytes);
     }
   }
 
@@ -185,10 +194,12 @@ export class Transport {
         // A back-off that ends past the budget leaves no time to try: the last error stands.
         if (delay === undefined || (deadline !== undefined && delay >= deadline.remaining())) return false;
         if (this.#logs) {
-          this.#settings.logger.info(`${this.#settings.name}: retrying in ${delay} ms`, {
+          const code = (error as { code?: unknown }).code;
+          this.#emit('info', `${this.#settings.name}: retrying in ${delay} ms`, {
+            client: this.#settings.name,
             attempt: attempts,
             delayMs: delay,
-            code: (error as { code?: unknown }).code,
+            ...(typeof code === 'string' ? { code } : {}),
           });
         }
         await sleep(delay, signal, aborted);
@@ -245,6 +256,7 @@ export class Transport {
       });
       this.#log(response.status < 300 ? 'debug' : 'warn', request.method, url, attempt, started, {
         status: response.status,
+        text: response.text,
       });
       return response;
     } catch (error) {
@@ -297,21 +309,36 @@ export class Transport {
     };
   }
 
+  /** One line per attempt; the fields go along only to a `structured` logger. */
   #log(
     level: 'debug' | 'warn',
     method: string,
     url: string,
     attempt: number,
     started: number,
-    outcome: { status?: number; code?: string },
+    outcome: { status?: number; text?: string; code?: string },
   ): void {
     if (!this.#logs) return;
-    const durationMs = Math.round(performance.now() - started);
-    const maskedUrl = this.#settings.redact(url);
-    const result = outcome.status === undefined ? outcome.code : String(outcome.status);
-    this.#settings.logger[level](
-      `${this.#settings.name}: ${method} ${maskedUrl} -> ${result} in ${durationMs} ms (attempt ${attempt})`,
-      { method, url: maskedUrl, ...outcome, durationMs, attempt },
-    );
+    const { name, redact, describeResponse } = this.#settings;
+    const note =
+      outcome.status !== undefined && outcome.text !== undefined
+        ? describeResponse?.(outcome.status, outcome.text)
+        : undefined;
+    const fields: LogFields = {
+      client: name,
+      method,
+      url: redact(url),
+      ...(outcome.status === undefined ? {} : { status: outcome.status }),
+      ...(outcome.code === undefined ? {} : { code: outcome.code }),
+      ...(note?.serviceCode === undefined ? {} : { serviceCode: redact(note.serviceCode) }),
+      ...(note?.hint === undefined ? {} : { hint: note.hint }),
+      durationMs: Math.round(performance.now() - started),
+      attempt,
+    };
+    this.#emit(level, attemptLine(name, fields), fields);
+  }
+
+  #emit(level: 'debug' | 'info' | 'warn', message: string, fields: LogFields): void {
+    emitLine(this.#settings.logger, level, message, fields);
   }
 }

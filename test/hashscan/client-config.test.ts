@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
@@ -9,8 +8,10 @@ import { hashFile } from '../../src/hashscan/hash-file.js';
 import { HashScanClient, type HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';
 import { API_KEY, BASE_URL, json, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const server = useMswServer();
+const tempDir = useTempDir();
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -103,8 +104,7 @@ describe('decide', () => {
 
 describe('hashFile', () => {
   it('streams a file into md5, sha1 and sha256 (the default)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'hashscan-'));
-    const path = join(dir, 'eicar.txt');
+    const path = join(tempDir, 'eicar.txt');
     await writeFile(path, 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*');
     expect(await hashFile(path)).toBe('275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f');
     expect(await hashFile(path, 'md5')).toBe('44d88612fea8a8f36de82e1278abb02f');

@@ -1,6 +1,7 @@
 import { delay, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HashScanError } from '../../src/errors/hash-scan-error.js';
+import { advanceUntil, fakeTimeouts } from '../helpers/fake-timeouts.js';
 import { HIT, json, makeClient, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';
 
@@ -35,11 +36,18 @@ describe('retries', () => {
   });
 
   it('retries a time-out', async () => {
+    // Fake time: the first attempt times out when the test says, and the second one, which answers,
+    // can never lose a race against its own time-out on a loaded machine.
+    fakeTimeouts();
     const requests = serveLookup(server, async (_hash, call) => {
-      if (call === 1) await delay(1_000);
+      if (call === 1) await delay('infinite');
       return json(NOT_DETECTED);
     });
-    await expect(makeClient({ timeoutMs: 30 }).scan(SHA256)).resolves.toMatchObject({ verdict: 'not_detected' });
+    const scan = makeClient({ timeoutMs: 10_000 }).scan(SHA256);
+    await advanceUntil(() => requests.length === 1);
+    await vi.advanceTimersByTimeAsync(10_000);
+    await advanceUntil(() => requests.length === 2);
+    await expect(scan).resolves.toMatchObject({ verdict: 'not_detected' });
     expect(requests).toHaveLength(2);
   });
 

@@ -14,7 +14,7 @@ const forms = [SENTINEL, encodeURIComponent(SENTINEL), new URLSearchParams({ k: 
 
 function captureLogger(lines: string[]): Logger {
   const log = (message: string, details?: Record<string, unknown>) => lines.push(message, JSON.stringify(details));
-  return { debug: log, info: log, warn: log, error: log };
+  return { structured: true, debug: log, info: log, warn: log, error: log };
 }
 
 function expectNoSecret(text: string): void {

@@ -1,6 +1,7 @@
 import { delay, HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FetchLike } from '../../src/transport/transport.js';
+import { advanceUntil, fakeTimeouts } from '../helpers/fake-timeouts.js';
 import { useMswServer } from '../helpers/msw.js';
 import {
   BASE_URL,
@@ -63,7 +64,13 @@ describe('a send is not idempotent', () => {
         return count === 1 ? stall() : ok();
       }),
     );
-    const result = await makeClient({ timeoutMs: 50, retryUnknownOutcome: true }).send(REQUEST);
+    // Fake time: the re-send, which answers, can never lose a race against its own time-out.
+    fakeTimeouts();
+    const sending = makeClient({ timeoutMs: 10_000, retryUnknownOutcome: true }).send(REQUEST);
+    await advanceUntil(() => count === 1);
+    await vi.advanceTimersByTimeAsync(10_000);
+    await advanceUntil(() => count === 2);
+    const result = await sending;
     expect(result).toEqual({ code: 'OK', message: 'OK', requestId: 'r-ok', attempts: 2 });
     expect(seen.map(({ method, params }) => signedWithTestKey(method, params))).toEqual([true, true]);
     expect(seen[0]?.params.SignatureNonce).not.toBe(seen[1]?.params.SignatureNonce);
@@ -127,7 +134,12 @@ describe('a send is not idempotent', () => {
   it('a service refusal after an attempt that may have been sent still reports an unknown outcome', async () => {
     const refusal = () => HttpResponse.json({ Code: 'isv.BUSINESS_LIMIT_CONTROL', Message: 'limit', RequestId: 'r' });
     const calls = answerInTurn(stall, refusal);
-    const error = await rejection(makeClient({ timeoutMs: 50, retryUnknownOutcome: true }).send(REQUEST));
+    fakeTimeouts();
+    const sending = rejection(makeClient({ timeoutMs: 10_000, retryUnknownOutcome: true }).send(REQUEST));
+    await advanceUntil(() => calls.count() === 1);
+    await vi.advanceTimersByTimeAsync(10_000);
+    await advanceUntil(() => calls.count() === 2);
+    const error = await sending;
     // The first attempt may have delivered; the refusal may even be because it did.
     expect(error).toMatchObject({ code: 'isv.BUSINESS_LIMIT_CONTROL', outcome: 'unknown', attempts: 2 });
     expect(calls.count()).toBe(2);

@@ -29,7 +29,7 @@ function capture(
   const line = (message: string, details?: Record<string, unknown>) => {
     texts.push(message, JSON.stringify(details));
   };
-  const logger: Logger = { debug: line, info: line, warn: line, error: line };
+  const logger: Logger = { structured: true, debug: line, info: line, warn: line, error: line };
   const fetch: FetchLike = async (input, init) => {
     signatures.push((await readRequest(input)).params.Signature ?? '');
     return options.fetch ? options.fetch(input, init) : globalThis.fetch(input, init);

@@ -124,10 +124,11 @@ describe('configuration errors', () => {
 describe('package boundaries', () => {
   const files = sourceFiles(SRC);
 
-  it('keeps src/testing out of everything else under src/', () => {
+  it('keeps the testing kit (src/testing, src/sandbox) out of everything else under src/', () => {
+    const kit = (file: string): boolean => /^(testing|sandbox)\//.test(relative(SRC, file));
     const offenders = files
-      .filter((file) => !relative(SRC, file).startsWith('testing/'))
-      .filter((file) => importsOf(file).some((specifier) => specifier.includes('testing/')));
+      .filter((file) => !kit(file))
+      .filter((file) => importsOf(file).some((specifier) => /(testing|sandbox)\//.test(specifier)));
     expect(offenders).toEqual([]);
   });
 
@@ -136,7 +137,7 @@ describe('package boundaries', () => {
     const importers = files.filter((file) => importsOf(file).some(isMsw));
     expect(importers.map((file) => relative(SRC, file))).toEqual(['testing/msw-handlers.ts']);
 
-    // Everything sandbox.ts loads, transitively, within src/.
+    // Everything the `hashscan-sms/sandbox` entry loads, transitively, within src/.
     const closure = new Set<string>();
     const visit = (file: string): void => {
       if (closure.has(file)) return;
@@ -145,8 +146,9 @@ describe('package boundaries', () => {
         visit(join(dirname(file), specifier.replace(/\.js$/, '.ts')));
       }
     };
-    visit(join(SRC, 'testing/sandbox.ts'));
-    expect(closure.size).toBeGreaterThan(5);
+    visit(join(SRC, 'sandbox/index.ts'));
+    expect(closure.size).toBeGreaterThan(10);
+    expect(closure).toContain(join(SRC, 'sandbox/start-sandbox.ts'));
     expect([...closure].filter((file) => importsOf(file).some(isMsw))).toEqual([]);
   });
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setupServer } from 'msw/node';
+import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { computeSignature } from '../../src/sms/signing/index.js';
 import type { HashScanServiceOptions } from '../../src/testing/hash-lookup-service.js';
 import { createHashScanHandlers, createSmsHandlers } from '../../src/testing/msw-handlers.js';
 import type { RecordedRequest } from '../../src/testing/request-log.js';
-import { startSandbox } from '../../src/testing/sandbox.js';
 import type { SentMessage, SmsAccount, SmsServiceOptions } from '../../src/testing/sms-service.js';
 
 /** One way of serving the doubles: msw handlers or the real sandbox server. */

@@ -51,7 +51,8 @@ describe.each(ADAPTERS)('hash lookup double (%s)', (adapter) => {
       apiKey: options.hashScan?.apiKey ?? SANDBOX_API_KEY,
       retry: false,
       cache: false,
-      timeoutMs: 1000,
+      // Generous: only the time-out faults wait for it, and they set their own.
+      timeoutMs: 10_000,
       ...clientOptions,
     });
   }
@@ -93,7 +94,10 @@ describe.each(ADAPTERS)('hash lookup double (%s)', (adapter) => {
   });
 
   it.each(FAULT_CODES)('fault %s makes the client fail with %s', async (kind, code) => {
-    const scanner = await client({}, { timeoutMs: 100 });
+    // Only the time-out fault waits for the time-out: it never answers, so a short one cannot race it.
+    // Every other fault answers (or cuts) at once and gets a generous time-out, so that a loaded
+    // machine can never turn its answer into a TIMEOUT.
+    const scanner = await client({}, { timeoutMs: kind === 'timeout' ? 100 : 10_000 });
     await expect(scanner.scan(SANDBOX_FAULT_HASHES[kind])).rejects.toMatchObject({ code });
     expect(harness?.requests.map((request) => request.outcome)).toEqual([`fault:${kind}`]);
   });
@@ -138,9 +142,11 @@ describe.each(ADAPTERS)('hash lookup double (%s)', (adapter) => {
 
   it('never records the api key', async () => {
     const apiKey = 'super-secret-api-key';
-    const scanner = await client({ hashScan: { apiKey } }, { timeoutMs: 50 });
+    const scanner = await client({ hashScan: { apiKey } });
     await scanner.scan(SANDBOX_HASH_RECORDS[1]?.sha256 ?? '');
-    await scanner.scan(SANDBOX_FAULT_HASHES.timeout).catch(() => {});
+    // A short time-out only for the lookup that never answers.
+    const stalled = new HashScanClient({ baseUrl: harness?.hashScanUrl ?? '', apiKey, retry: false, timeoutMs: 50 });
+    await stalled.scan(SANDBOX_FAULT_HASHES.timeout).catch(() => {});
     const log = JSON.stringify(harness?.requests);
     expect(log).not.toContain(apiKey);
     expect(harness?.requests[0]?.params).toEqual({ api_key: '***', hash: SANDBOX_HASH_RECORDS[1]?.sha256 });

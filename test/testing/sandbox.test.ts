@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
 import { EICAR_RECORD, SANDBOX_ACCOUNTS, SANDBOX_FAULT_HASHES } from '../../src/testing/defaults.js';
-import { type Sandbox, startSandbox } from '../../src/testing/sandbox.js';
 
 const activeCount = (type: string): number => process.getActiveResourcesInfo().filter((name) => name === type).length;
 
@@ -17,8 +17,9 @@ describe('startSandbox', () => {
   it('serves both services on one loopback port with its own credentials', async () => {
     sandbox = await startSandbox();
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(sandbox.hashScanUrl).toBe(`${sandbox.url}/hashscan`);
-    expect(sandbox.smsUrl).toBe(`${sandbox.url}/sms`);
+    // One base URL for both, as the specs lay them out: SMS at `/`, the lookup at `/hash_scan`.
+    expect(sandbox.hashScanUrl).toBe(sandbox.url);
+    expect(sandbox.smsUrl).toBe(sandbox.url);
     expect(sandbox).toMatchObject({
       apiKey: 'sandbox-api-key',
       accessKeyId: SANDBOX_ACCOUNTS.member.accessKeyId,
@@ -35,17 +36,54 @@ describe('startSandbox', () => {
     });
     await sms.send({ phoneNumbers: '13800000000', templateCode: 'SMS_100000001', templateParam: { code: '1' } });
     expect(sandbox.requests.map((request) => [request.service, request.path])).toEqual([
-      ['hashscan', '/hashscan/hash_scan'],
-      ['sms', '/sms/'],
+      ['hashscan', '/hash_scan'],
+      ['sms', '/'],
     ]);
     expect(sandbox.messages).toHaveLength(1);
   });
 
-  it('answers unknown paths with 404 and bodies over the limit with 413', async () => {
+  it('keeps serving the prefixed addresses of earlier versions', async () => {
+    sandbox = await startSandbox();
+    const scanner = new HashScanClient({ baseUrl: `${sandbox.url}/hashscan`, apiKey: sandbox.apiKey, retry: false });
+    await expect(scanner.scan(EICAR_RECORD.md5)).resolves.toMatchObject({ verdict: 'malicious' });
+    for (const baseUrl of [`${sandbox.url}/sms`, `${sandbox.url}/sms/`]) {
+      const sms = new SmsClient({ baseUrl, ...SANDBOX_ACCOUNTS.member, retry: false });
+      await sms.send({ phoneNumbers: '13800000000', templateCode: 'SMS_100000001', templateParam: { code: '1' } });
+    }
+    expect(sandbox.requests.map((request) => [request.service, request.path, request.outcome])).toEqual([
+      ['hashscan', '/hashscan/hash_scan', 'malicious'],
+      ['sms', '/sms/', 'OK'],
+      ['sms', '/sms/', 'OK'],
+    ]);
+  });
+
+  it('answers an unknown path in the error shape of the service the request looks meant for', async () => {
+    sandbox = await startSandbox();
+    const sms = await fetch(`${sandbox.url}/v1/sms?Action=SendSms`, { method: 'POST' });
+    expect(sms.status).toBe(404);
+    expect(await sms.json()).toEqual({
+      Code: 'InvalidPath.NotFound',
+      Message: expect.stringContaining('SMS is at /'),
+      RequestId: '',
+    });
+    const lookup = await fetch(`${sandbox.url}/v2/hash_scan?api_key=k&hash=${'a'.repeat(64)}`);
+    expect(lookup.status).toBe(404);
+    expect(await lookup.json()).toEqual({ status: 'error', message: expect.stringContaining('/hash_scan') });
+
+    // The SMS client reads the answer as a service refusal: nothing was sent.
+    const client = new SmsClient({ baseUrl: `${sandbox.url}/wrong`, ...SANDBOX_ACCOUNTS.member, retry: false });
+    await expect(
+      client.send({ phoneNumbers: '13800000000', templateCode: 'SMS_100000001', templateParam: { code: '1' } }),
+    ).rejects.toMatchObject({ code: 'InvalidPath.NotFound', outcome: 'rejected', requestId: '' });
+    expect(sandbox.messages).toEqual([]);
+  });
+
+  it('answers unknown paths with 404 and bodies over the limit with 413, in the SMS shape', async () => {
     sandbox = await startSandbox({ maxBodyBytes: 16 });
     expect((await fetch(`${sandbox.url}/elsewhere`)).status).toBe(404);
     const response = await fetch(`${sandbox.smsUrl}/`, { method: 'POST', body: 'x'.repeat(64) });
     expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ Code: 'PayloadTooLarge', RequestId: '' });
     expect(sandbox.requests).toEqual([]);
   });
 
@@ -57,7 +95,7 @@ describe('startSandbox', () => {
 
   it('cuts the socket for a connection error', async () => {
     sandbox = await startSandbox();
-    const url = `${sandbox.hashScanUrl}/hash_scan?api_key=${sandbox.apiKey}&hash=${SANDBOX_FAULT_HASHES['connection-error']}`;
+    const url = `${sandbox.url}/hash_scan?api_key=${sandbox.apiKey}&hash=${SANDBOX_FAULT_HASHES['connection-error']}`;
     await expect(fetch(url)).rejects.toThrow(TypeError);
   });
 

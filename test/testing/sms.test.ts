@@ -26,7 +26,7 @@ describe.each(ADAPTERS)('SMS double (%s)', (adapter) => {
       accessKeyId: account.accessKeyId,
       accessKeySecret: account.accessKeySecret,
       retry: false,
-      timeoutMs: 1000,
+      timeoutMs: 10_000,
       ...options,
     });
   }

@@ -21,7 +21,13 @@ describe('logging', () => {
       apiKey: API_KEY,
       baseUrl: BASE_URL,
       retry: { retries: 2, minDelayMs: 1, maxDelayMs: 2 },
-      logger: { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') },
+      logger: {
+        structured: true,
+        debug: record('debug'),
+        info: record('info'),
+        warn: record('warn'),
+        error: record('error'),
+      },
     });
     await client.scan(SHA256);
 

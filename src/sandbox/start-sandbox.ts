@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { SANDBOX_ACCOUNTS, SANDBOX_API_KEY } from './defaults.js';
-import { halfBody, jsonResponse, type ServiceHandler, type ServiceReply, type ServiceResponse } from './exchange.js';
-import { createHashLookupService, type HashScanServiceOptions } from './hash-lookup-service.js';
-import type { RecordedRequest } from './request-log.js';
-import { createSmsService, type SentMessage, type SmsServiceOptions } from './sms-service.js';
+import { SANDBOX_ACCOUNTS, SANDBOX_API_KEY } from '../testing/defaults.js';
+import { halfBody, type ServiceReply, type ServiceResponse } from '../testing/exchange.js';
+import { createHashLookupService, type HashScanServiceOptions } from '../testing/hash-lookup-service.js';
+import type { RecordedRequest } from '../testing/request-log.js';
+import { createSmsService, type SentMessage, type SmsServiceOptions } from '../testing/sms-service.js';
+import { refusal, serviceAt } from './routes.js';
 
 /**
  * Options of {@link startSandbox}.
@@ -29,11 +30,15 @@ export interface SandboxOptions {
 
 /** A running sandbox. */
 export interface Sandbox {
-  /** `http://127.0.0.1:PORT` */
+  /**
+   * `http://127.0.0.1:PORT`: the base URL of both services, as the specs lay
+   * them out (SMS at `{url}/`, lookups at `{url}/hash_scan`), so any client of
+   * the vendor protocol, whose path is fixed at `/`, works unchanged.
+   */
   readonly url: string;
-  /** Base URL for `HashScanClient`: `{url}/hashscan` (lookups at `{url}/hashscan/hash_scan`). */
+  /** Base URL for `HashScanClient`: the same as `url` (lookups at `{url}/hash_scan`). */
   readonly hashScanUrl: string;
-  /** Base URL for the SMS client: `{url}/sms` (the SMS address is `{url}/sms/`). */
+  /** Base URL for `SmsClient`: the same as `url` (the SMS address is `{url}/`). */
   readonly smsUrl: string;
   /** The accepted `api_key`. */
   readonly apiKey: string;
@@ -49,8 +54,6 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const HASHSCAN_PREFIX = '/hashscan';
-const SMS_PREFIX = '/sms';
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
 class BodyTooLarge extends Error {}
@@ -72,10 +75,14 @@ function send(res: ServerResponse, response: ServiceResponse): void {
 }
 
 /**
- * Starts a real HTTP server on loopback that serves the hash lookup double at
- * `/hashscan/hash_scan` and the SMS double at `/sms/`, from the same logic as
- * the msw handlers. Faults are real: a time-out holds the socket, a
- * connection error destroys it, a partial body is cut mid-way. Needs no msw.
+ * Starts a real HTTP server on loopback that serves, on one base URL, the SMS
+ * double at `/` and the hash lookup double at `/hash_scan` (as the specs lay
+ * them out; the older `/sms/` and `/hashscan/hash_scan` work too), from the
+ * same logic as the msw handlers. Faults are real: a time-out holds the
+ * socket, a connection error destroys it, a partial body is cut mid-way.
+ * Any other path answers HTTP 404 in the error shape of the service the
+ * request looks meant for (`{Code, Message, RequestId: ""}` for SMS).
+ * Needs no msw: import it from `hashscan-sms/sandbox`.
  *
  * @example
  * ```ts
@@ -125,19 +132,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   };
 
-  const route = (pathname: string): ServiceHandler | undefined => {
-    if (pathname === `${HASHSCAN_PREFIX}/hash_scan`) return hashScan;
-    if (pathname === SMS_PREFIX || pathname === `${SMS_PREFIX}/`) return sms;
-    return undefined;
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    const service = route(url.pathname);
-    if (service === undefined) {
-      send(res, jsonResponse(404, { error: 'NotFound', message: `no sandbox service at ${url.pathname}` }));
+    const name = serviceAt(url.pathname);
+    if (name === undefined) {
+      const message = `no sandbox service at ${url.pathname}: SMS is at /, the hash lookup at /hash_scan`;
+      send(res, refusal(url, 404, 'InvalidPath.NotFound', message));
       return;
     }
+    const service = name === 'sms' ? sms : hashScan;
     let body: string;
     try {
       body = await readBody(req, maxBodyBytes);
@@ -145,7 +148,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!(error instanceof BodyTooLarge)) throw error;
       // `connection: close` ends the socket once sent, so the unread rest of the body is dropped.
       const message = `bodies are limited to ${maxBodyBytes} bytes`;
-      send(res, jsonResponse(413, { error: 'PayloadTooLarge', message }, { connection: 'close' }));
+      send(res, refusal(url, 413, 'PayloadTooLarge', message, { connection: 'close' }));
       return;
     }
     const headers = new Headers();
@@ -179,8 +182,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let closing: Promise<void> | undefined;
   return {
     url,
-    hashScanUrl: `${url}${HASHSCAN_PREFIX}`,
-    smsUrl: `${url}${SMS_PREFIX}`,
+    hashScanUrl: url,
+    smsUrl: url,
     apiKey: options.hashScan?.apiKey ?? SANDBOX_API_KEY,
     accessKeyId: account.accessKeyId,
     accessKeySecret: account.accessKeySecret,

@@ -1,0 +1,50 @@
+import { isBudgetMs } from '../transport/deadline.js';
+import type { AbortLike } from '../util/abort-like.js';
+import { invalidParameter } from './invalid-parameter.js';
+import type { SmsMethod } from './outgoing-request.js';
+import { guarded, readField } from './read-field.js';
+
+const METHODS: ReadonlySet<unknown> = new Set<SmsMethod>(['GET', 'POST']);
+
+/** The checked per-call options of a send. */
+export interface CheckedSendOptions {
+  readonly method: SmsMethod;
+  /** An `AbortSignal`, or a polyfill's signal with the same shape (all the transport uses of it). */
+  readonly signal: AbortSignal | undefined;
+  /** This send's budget, overriding the client's `totalTimeoutMs`. */
+  readonly totalTimeoutMs: number | undefined;
+}
+
+/** An `AbortSignal`, or anything shaped like one (a polyfill's), as the transport uses it. */
+function isAbortLike(value: unknown): value is AbortLike {
+  if (typeof value !== 'object' || value === null) return false;
+  const signal = value as Record<string, unknown>;
+  return (
+    typeof signal.aborted === 'boolean' &&
+    typeof signal.addEventListener === 'function' &&
+    typeof signal.removeEventListener === 'function'
+  );
+}
+
+/**
+ * Checks the second argument of `send()`: `undefined` or an object with an
+ * optional `method` (`GET`/`POST`), an optional `signal` and an optional
+ * `totalTimeoutMs`.
+ *
+ * @throws {SmsError} `InvalidParameter` naming `options`, `method`, `signal` or `totalTimeoutMs`; nothing is sent.
+ */
+export function checkSendOptions(options: unknown, defaultMethod: SmsMethod): CheckedSendOptions {
+  if (options === undefined) return { method: defaultMethod, signal: undefined, totalTimeoutMs: undefined };
+  if (typeof options !== 'object' || options === null) throw invalidParameter('options', 'must be an object');
+  const method = readField(options, 'method', 'method') ?? defaultMethod;
+  if (!METHODS.has(method)) throw invalidParameter('method', 'must be "GET" or "POST"');
+  const signal = readField(options, 'signal', 'signal');
+  if (signal !== undefined && !guarded('signal', () => isAbortLike(signal))) {
+    throw invalidParameter('signal', 'must be an AbortSignal');
+  }
+  const totalTimeoutMs = readField(options, 'totalTimeoutMs', 'totalTimeoutMs');
+  if (totalTimeoutMs !== undefined && !isBudgetMs(totalTimeoutMs)) {
+    throw invalidParameter('totalTimeoutMs', 'must be a whole number of milliseconds between 1 and 2147483647');
+  }
+  return { method: method as SmsMethod, signal: signal as AbortSignal | undefined, totalTimeoutMs };
+}
