@@ -95,6 +95,23 @@ describe('HashScanClient totalTimeoutMs', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('retries only while a back-off fits the budget, starting no attempt past it', async () => {
+    const started: number[] = [];
+    serveLookup(server, () => {
+      started.push(performance.now());
+      return json({}, 503);
+    });
+    const client = makeClient({ totalTimeoutMs: 1_000, retry: { retries: 50, minDelayMs: 300, maxDelayMs: 300 } });
+    const begin = performance.now();
+    const call = watch(client.scan(SHA256));
+    await vi.advanceTimersByTimeAsync(1_001);
+    // Waits of 150–300 ms (equal jitter): the last attempt that fits ends the call with its own error.
+    expect(await call.outcome).toMatchObject({ code: 'HTTP_STATUS', status: 503 });
+    expect(started.length).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...started) - begin).toBeLessThan(1_000);
+    expect((call.settledAt() ?? Number.POSITIVE_INFINITY) - begin).toBeLessThan(1_000);
+  });
+
   it('scanMany and scanIterable give each lookup the budget', async () => {
     serveLookup(server, stall);
     const client = makeClient({ ...defaults });
@@ -204,27 +221,18 @@ describe('SmsClient totalTimeoutMs', () => {
     expect(requests).toBe(1);
   });
 
-  it('client-wide: ends retried sends at the budget, starting no attempt past it', async () => {
-    const started: number[] = [];
+  it('client-wide: TIMEOUT at the budget, before the time-out of the attempt', async () => {
+    let requests = 0;
     server.use(
       http.all(`${SMS_URL}/`, () => {
-        started.push(performance.now());
-        return new HttpResponse('busy', { status: 503 });
+        requests += 1;
+        return stall();
       }),
     );
-    const sms = makeSms({
-      retryUnknownOutcome: true,
-      totalTimeoutMs: 1_000,
-      retry: { retries: 50, minDelayMs: 300, maxDelayMs: 300 },
-    });
-    const begin = performance.now();
-    const call = watch(sms.send(REQUEST));
-    await vi.advanceTimersByTimeAsync(1_001);
-    // Waits of 150–300 ms (equal jitter): the last one that fits ends the send with its own error.
-    expect(await call.outcome).toMatchObject({ code: 'HTTP_STATUS', status: 503 });
-    expect(started.length).toBeGreaterThanOrEqual(4);
-    expect(Math.max(...started) - begin).toBeLessThan(1_000);
-    expect((call.settledAt() ?? Number.POSITIVE_INFINITY) - begin).toBeLessThan(1_000);
+    const call = watch(makeSms({ timeoutMs: 10_000, totalTimeoutMs: 2_500 }).send(REQUEST));
+    await vi.advanceTimersByTimeAsync(2_501);
+    expect(await call.outcome).toMatchObject({ code: 'TIMEOUT', outcome: 'unknown', attempts: 1 });
+    expect(requests).toBe(1);
   });
 
   it('an invalid per-call budget is InvalidParameter, nothing sent', async () => {
