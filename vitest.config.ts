@@ -16,7 +16,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
-    globalSetup: ['./test/global-setup.ts'],
+    // Its own TMPDIR per run; a real Redis for the shared-cache tests (REDIS_URL, or a throw-away redis-server);
+    // and the CLI, bundled once for the tests that run it as a child process (test/cli/).
+    globalSetup: ['./test/global-setup.ts', './test/global-redis.ts', './test/cli/build-cli.ts'],
     testTimeout: 10_000,
     coverage: {
       provider: 'v8',

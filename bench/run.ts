@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { cacheHits } from './cache-hits.js';
 import { duplicates } from './duplicates.js';
+import { fleet, fleetTable } from './fleet.js';
 import { BENCH_DIR, QUICK, RESULTS_FILE, SETTINGS } from './lib/config.js';
 import { machine } from './lib/machine.js';
 import { type Results, table } from './lib/report.js';
@@ -19,7 +20,7 @@ import { startup } from './startup.js';
 import { streaming } from './streaming.js';
 import { throughput } from './throughput.js';
 
-const ALL = ['throughput', 'duplicates', 'cacheHits', 'signing', 'streaming', 'size', 'startup'] as const;
+const ALL = ['throughput', 'duplicates', 'cacheHits', 'signing', 'streaming', 'size', 'startup', 'fleet'] as const;
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
@@ -49,6 +50,8 @@ try {
   await step('streaming', () => streaming(server, SETTINGS));
   await step('size', () => size());
   await step('startup', () => startup(SETTINGS));
+  // Fleet figures (shared Redis cache, outage) have a table of their own: see bench/fleet.ts.
+  if (selected.has('fleet')) console.log(fleetTable(await fleet(sdk)));
 } finally {
   await server.close();
 }

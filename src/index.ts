@@ -5,22 +5,25 @@
  * @packageDocumentation
  */
 
+export type { ScanCacheOptions } from './cache/memory-cache.js';
+export type { SharedCacheOptions, SharedStore } from './cache/shared-store.js';
+export type { CacheStats } from './cache/verdict-cache.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hash-scan-error.js';
 export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-sms-error.js';
 export { SigningError } from './errors/signing-error.js';
+export * from './hashing/index.js';
 export type { ApiKeyProvider, ExpiringApiKey } from './hashscan/api-key.js';
 export { type Decision, type DecisionPolicy, decide } from './hashscan/decide.js';
 export type { HashAlgorithm } from './hashscan/hash-algorithm.js';
-export { hashFile } from './hashscan/hash-file.js';
 export {
   HashScanClient,
   type HashScanClientOptions,
+  type HashScanStats,
   type ScanManyOptions,
   type ScanOptions,
   type ScanProgress,
 } from './hashscan/hashscan-client.js';
-export type { ScanCacheOptions } from './hashscan/scan-cache.js';
 export type { FileScanOutcome, ScanFileOptions } from './hashscan/scan-outcome.js';
 export type {
   IndexedScanOutcome,
@@ -41,6 +44,14 @@ export type {
 } from './transport/dispatcher.js';
 export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './transport/logger.js';
 export { redactUrlParams, SECRET_QUERY_PARAMS } from './transport/redact-url-params.js';
+export type { CircuitState } from './transport/resilience/circuit-breaker.js';
+export type { TransportStats } from './transport/resilience/resilience.js';
+export type {
+  CircuitBreakerOptions,
+  RateLimitOptions,
+  ResilienceOptions,
+  RetryBudgetOptions,
+} from './transport/resilience/resilience-options.js';
 export type { RetryOptions } from './transport/retry-options.js';
 export type { FetchLike } from './transport/transport.js';
 export { VERSION } from './version.js';

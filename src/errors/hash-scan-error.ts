@@ -16,6 +16,8 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  *   given twice, nesting deeper than 512 levels, …), or a body over
  *   `maxResponseBytes`.
  * - `ABORTED`: the caller's `signal` aborted.
+ * - `CIRCUIT_OPEN`: the service failed repeatedly and the circuit breaker is
+ *   open; nothing was sent. Try again after the cool-down.
  * - `CREDENTIALS`: the `apiKey` provider threw, timed out or returned no key;
  *   nothing was sent.
  * - `FILE_UNREADABLE`: `scanFile` could not read the file (missing, a
@@ -32,6 +34,7 @@ export type HashScanErrorCode =
   | 'STATUS_NOT_SUCCESS'
   | 'INVALID_RESPONSE'
   | 'ABORTED'
+  | 'CIRCUIT_OPEN'
   | 'CREDENTIALS'
   | 'FILE_UNREADABLE';
 

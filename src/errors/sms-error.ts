@@ -24,6 +24,9 @@ export type { SmsErrorCategory } from '../sms/error-categories.js';
  * - `TIMEOUT`: the send's whole budget ran out (`totalTimeoutMs`, or the
  *   caller's `signal` aborted with a `TimeoutError`); see `outcome`. Never
  *   retried. (One attempt's `timeoutMs` is `OUTCOME_UNKNOWN`.)
+ * - `CIRCUIT_OPEN`: the service failed repeatedly and the circuit breaker is
+ *   open; this send was not made (`outcome: 'not_sent'`, unless an earlier
+ *   attempt of the same send may have gone out). Send again after the cool-down.
  * - `HTTP_STATUS`: a non-2xx answer whose body is not a service response.
  * - `INVALID_RESPONSE`: a body that is not `{ Code, Message, RequestId }`
  *   (repeated keys included), a body over `maxResponseBytes`, or
@@ -41,6 +44,7 @@ export type SmsErrorCode =
   | 'OUTCOME_UNKNOWN'
   | 'ABORTED'
   | 'TIMEOUT'
+  | 'CIRCUIT_OPEN'
   | 'HTTP_STATUS'
   | 'INVALID_RESPONSE'
   | 'CREDENTIALS'

@@ -1,10 +1,13 @@
 import { inspect } from 'node:util';
+import type { ScanCacheOptions } from '../cache/memory-cache.js';
+import { type CacheStats, NO_CACHE_STATS, VerdictCache } from '../cache/verdict-cache.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
 import { type CommonClientOptions, optionalMs, resolveTransportSettings } from '../transport/client-options.js';
 import type { CredentialSource } from '../transport/credentials.js';
 import { withBudget } from '../transport/deadline.js';
 import type { Redactor } from '../transport/redact.js';
+import type { TransportStats } from '../transport/resilience/resilience.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
@@ -18,7 +21,6 @@ import { callerAbortError } from './caller-abort.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
-import { ScanCache, type ScanCacheOptions } from './scan-cache.js';
 import { errorOutcome, type FileScanOutcome, type ScanFileOptions, scanFileWith, settleScan } from './scan-outcome.js';
 import type { IndexedScanOutcome, ScanOutcome, ScanResult } from './scan-result.js';
 import { scanFailureError } from './transport-failure.js';
@@ -52,7 +54,11 @@ export interface HashScanClientOptions extends CommonClientOptions {
    * @defaultValue the normalized base URL
    */
   readonly sourceId?: string;
-  /** Result cache; `false` turns it off. @defaultValue `{ max: 10000, ttlMs: 300000, notDetectedTtlMs: 60000 }` */
+  /**
+   * Result cache; `false` turns it off. Add `store` for a second level shared by replicas (see the README's
+   * "Operating in production").
+   * @defaultValue `{ max: 10000, ttlMs: 300000, notDetectedTtlMs: 60000 }`, in-process only
+   */
   readonly cache?: ScanCacheOptions | false;
   /**
    * Extra top-level fields tolerated next to the documented non-detection
@@ -101,6 +107,12 @@ export interface ScanManyOptions extends ScanOptions {
 
 const DEFAULT_CONCURRENCY = 8;
 
+/** What {@link HashScanClient.stats} returns: the transport's counters and the cache's. */
+export interface HashScanStats extends TransportStats {
+  /** Cache counters; all zero when the cache is off. */
+  readonly cache: CacheStats;
+}
+
 /**
  * Asks the hash lookup service whether a file hash is flagged as a virus.
  * Only the hash is sent. An abnormal response is never reported as
@@ -117,7 +129,7 @@ export class HashScanClient {
   readonly #apiKey: CredentialSource<ApiKey>;
   readonly #transport: Transport;
   readonly #redact: Redactor;
-  readonly #cache: ScanCache | undefined;
+  readonly #cache: VerdictCache | undefined;
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
   readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
@@ -145,7 +157,17 @@ export class HashScanClient {
     }
     this.#notDetected = notDetectedSchema(allowed);
     this.#summary = { ...summarizeTransport(settings), allowedExtraFields: [...allowed] };
-    this.#cache = options.cache === false ? undefined : new ScanCache(options.cache ?? {}, this.sourceId);
+    this.#cache =
+      options.cache === false
+        ? undefined
+        : new VerdictCache(options.cache ?? {}, {
+            sourceId: this.sourceId,
+            // A fixed key may seal shared entries by default; a provider's keys rotate, so it needs `cache.secret`.
+            apiKey: typeof options.apiKey === 'function' ? undefined : (options.apiKey ?? process.env.HASHSCAN_API_KEY),
+            logger: settings.logger,
+            notDetected: this.#notDetected,
+            redact: this.#redact,
+          });
   }
 
   /**
@@ -254,9 +276,14 @@ export class HashScanClient {
     }
   }
 
-  /** Forgets every cached verdict. */
+  /** Forgets every verdict cached in this process (a shared store is left alone: other replicas use it). */
   clearCache(): void {
     this.#cache?.clear();
+  }
+
+  /** Requests, retries, cache hits per level, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
+  stats(): HashScanStats {
+    return { ...this.#transport.stats(), cache: this.#cache?.stats() ?? NO_CACHE_STATS };
   }
 
   /** The effective settings (see {@link HashScanClient.toJSON}); never the API key. */
@@ -320,6 +347,9 @@ export class HashScanClient {
     progress: SharedProgress,
     totalTimeoutMs: number | undefined,
   ): Promise<ScanResult> {
+    // The shared store is asked inside the shared operation: concurrent callers cost one store read.
+    const stored = await this.#cache?.recall(query);
+    if (stored !== undefined) return stored;
     const exchange: Exchange<ScanResult> = {
       build: (attempt) => {
         progress.attempts = attempt;
@@ -343,7 +373,7 @@ export class HashScanClient {
       totalTimeoutMs,
     };
     const result = await this.#transport.send(exchange);
-    this.#cache?.set(result);
+    await this.#cache?.set(result);
     return result;
   }
 }

@@ -10,6 +10,7 @@ import type { CredentialSource } from '../transport/credentials.js';
 import { startDeadline } from '../transport/deadline.js';
 import { emitLine, type Logger } from '../transport/logger.js';
 import type { Redactor } from '../transport/redact.js';
+import type { TransportStats } from '../transport/resilience/resilience.js';
 import { SecretSet } from '../transport/secret-set.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
 import { Transport } from '../transport/transport.js';
@@ -268,6 +269,11 @@ export class SmsClient {
       state.attemptsBefore = state.attempts;
       return this.#transport.send(round());
     }
+  }
+
+  /** Requests, retries, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
+  stats(): TransportStats {
+    return this.#transport.stats();
   }
 
   /** The effective settings (see {@link SmsClient.toJSON}); never the secret, the key id only masked. */

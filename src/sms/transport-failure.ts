@@ -30,9 +30,9 @@ export function sendFailureError(failure: TransportFailure, mayHaveSent: boolean
       attempts: failure.attempts,
     });
   }
-  if (failure.code === 'ABORTED') {
+  if (failure.code === 'ABORTED' || failure.code === 'CIRCUIT_OPEN') {
     return new SmsError({
-      code: 'ABORTED',
+      code: failure.code,
       outcome,
       message: failure.message,
       cause: failure.cause,

@@ -4,11 +4,13 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from './body-limit.js';
 import type { UndiciDispatcher } from './dispatcher.js';
 import { type Logger, silentLogger } from './logger.js';
 import type { Redactor } from './redact.js';
+import { DEFAULT_COOLDOWN_MS } from './resilience/constants.js';
+import { type ResilienceOptions, resolveResilience } from './resilience/resilience-options.js';
 import { type RetryOptions, resolveRetry } from './retry-options.js';
 import type { FetchLike, TransportSettings } from './transport.js';
 
 /** Options both clients share. */
-export interface CommonClientOptions {
+export interface CommonClientOptions extends ResilienceOptions {
   /**
    * Base URL of the service. Must be `https:`; `http:` is accepted only for
    * loopback hosts (local sandboxes). A path prefix is kept
@@ -133,5 +135,9 @@ export function resolveTransportSettings(
     logger,
     redact: context.redact,
     name: context.name,
+    resilience: resolveResilience(
+      options,
+      context.name === 'sms' ? DEFAULT_COOLDOWN_MS.sms : DEFAULT_COOLDOWN_MS.hashscan,
+    ),
   };
 }

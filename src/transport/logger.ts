@@ -66,6 +66,10 @@ export type LogFields = {
   readonly delayMs?: number;
   /** The SMS client's correction of the local clock, in ms (clock lines). */
   readonly clockOffsetMs?: number;
+  /** Why the shared cache was skipped: `timeout`, `error` (store lines) or why an entry was ignored, e.g. `bad MAC`. */
+  readonly reason?: string;
+  /** Store failures since the last store line, not logged one by one (store lines). */
+  readonly failuresNotLogged?: number;
 };
 
 /** A logger in the pino/bunyan style: fields first, then the message. */

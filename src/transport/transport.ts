@@ -7,6 +7,8 @@ import { attemptLine, type DescribeResponse, emitLine, type LogFields, type Logg
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
 import { type Redactor, redactError } from './redact.js';
 import { trackRequestWrites, untrackedDispatcher } from './request-written.js';
+import { Resilience, type TransportStats } from './resilience/resilience.js';
+import type { ResolvedResilience } from './resilience/resilience-options.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
 import { createKy, dispatchTarget, type Sending, sendWithDispatcher, sendWithKy } from './sending.js';
 import { sleep } from './sleep.js';
@@ -43,6 +45,8 @@ export interface TransportSettings {
   readonly redact: Redactor;
   /** Prefix of log lines, e.g. `hashscan`. */
   readonly name: string;
+  /** Retry budget, circuit breaker and rate limits (see `resilience/`). */
+  readonly resilience: ResolvedResilience;
   /** Reads the service's code and a hint off a response for its log line (only when logging). */
   readonly describeResponse?: DescribeResponse | undefined;
 }
@@ -73,8 +77,11 @@ export interface IncomingResponse {
 
 /** Why no complete response could be had. */
 export interface TransportFailure {
-  /** `RESPONSE_TOO_LARGE`: the body passed `maxResponseBytes` (see `status`); the connection was cut. */
-  readonly code: 'TIMEOUT' | 'NETWORK' | 'ABORTED' | 'RESPONSE_TOO_LARGE';
+  /**
+   * `RESPONSE_TOO_LARGE`: the body passed `maxResponseBytes` (see `status`); the connection was cut.
+   * `CIRCUIT_OPEN`: the circuit breaker refused the attempt; nothing was sent.
+   */
+  readonly code: 'TIMEOUT' | 'NETWORK' | 'ABORTED' | 'RESPONSE_TOO_LARGE' | 'CIRCUIT_OPEN';
   /** Redacted, human-readable. */
   readonly message: string;
   /** Redacted copy of the underlying error chain. */
@@ -131,9 +138,11 @@ export class Transport {
   readonly #logs: boolean;
   /** Starts one attempt on the way chosen at construction: ky over `fetch`, or the dispatcher. */
   readonly #start: (url: string, request: OutgoingRequest, attempt: number) => Sending;
+  readonly #resilience: Resilience;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
+    this.#resilience = new Resilience(settings.resilience);
     this.#logs = settings.logger !== silentLogger;
     const { dispatcher, maxResponseBytes } = settings;
     if (dispatcher === undefined) {
@@ -163,10 +172,15 @@ export class Transport {
 
     const run = async (attempt: number): Promise<T> => {
       if (signal?.aborted) throw new AbortError(aborted());
+      // The pre-attempt gate: a 429 pause or the rate limit, then the circuit breaker.
+      const held = this.#resilience.pass(signal, aborted);
+      if (held !== undefined) await held.catch((error: Error) => Promise.reject(new AbortError(error)));
       if (deadline?.expired) throw new AbortError(exchange.fail(overBudgetFailure(deadline, attempts, 'connect')));
+      const refused = this.#resilience.enter(attempts);
+      if (refused !== undefined) throw new AbortError(exchange.fail(refused));
       attempts = attempt;
       try {
-        return exchange.interpret(await this.#attempt(exchange, attempt, deadline));
+        return exchange.interpret(this.#resilience.answered(await this.#attempt(exchange, attempt, deadline)));
       } catch (error) {
         // Once the budget is spent, nothing is retried.
         if (retry.retries > 0 && exchange.isRetryable(error) && !deadline?.expired) throw error;
@@ -179,12 +193,15 @@ export class Transport {
     // p-retry alone still decides every retry, its back-off and when to give up.
     let first: unknown;
     try {
-      return await run(1);
+      const result = await run(1);
+      this.#resilience.succeeded(0);
+      return result;
     } catch (error) {
       if (error instanceof AbortError) throw error.originalError;
       first = error;
     }
-    return pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : run(attempt)), {
+    let spent = 0;
+    const result = await pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : run(attempt)), {
       retries: retry.retries,
       minTimeout: 0,
       // The back-off wait lives here so that it can honour Retry-After and
@@ -193,6 +210,10 @@ export class Transport {
         const delay = retryDelay(retriesConsumed, (error as RetryHint).retryAfterMs, retry);
         // A back-off that ends past the budget leaves no time to try: the last error stands.
         if (delay === undefined || (deadline !== undefined && delay >= deadline.remaining())) return false;
+        // The retry budget and the circuit breaker get a say; p-retry still owns the loop.
+        const cost = this.#resilience.spendRetry(error);
+        if (cost === undefined) return false;
+        spent = cost;
         if (this.#logs) {
           const code = (error as { code?: unknown }).code;
           this.#emit('info', `${this.#settings.name}: retrying in ${delay} ms`, {
@@ -206,6 +227,13 @@ export class Transport {
         return true;
       },
     });
+    this.#resilience.succeeded(spent);
+    return result;
+  }
+
+  /** Counters of this transport: requests, retries, breaker state, retry tokens, throttled time. */
+  stats(): TransportStats {
+    return this.#resilience.stats();
   }
 
   /** One attempt: the response with its whole body, under one time-out. */
@@ -265,7 +293,7 @@ export class Transport {
           ? overBudgetFailure(deadline, attempt, 'unknown')
           : this.#failure(error, attempt, timedOut, signal?.reason, signal?.aborted === true);
       this.#log('warn', request.method, url, attempt, started, { code: failure.code });
-      throw exchange.fail(failure);
+      throw this.#resilience.failed(failure.code, exchange.fail(failure));
     } finally {
       clearTimeout(timer);
       if (onCallerAbort !== undefined) signal?.removeEventListener('abort', onCallerAbort);

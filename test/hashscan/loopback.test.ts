@@ -32,13 +32,13 @@ describe('against a real loopback server', () => {
     server = await startLoopback(() => {
       // never answers
     });
-    // 300 ms, not less: the second attempt's request must reach the server before its time-out,
+    // 1500 ms, not less: the second attempt's request must reach the server before its time-out,
     // even on a loaded machine, for the count of hits below to hold.
-    const error = await client(server.url, { timeoutMs: 300 })
+    const error = await client(server.url, { timeoutMs: 1500 })
       .scan(SHA256)
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'TIMEOUT', attempts: 2 });
-    expect((error as Error).message).toContain('300 ms');
+    expect((error as Error).message).toContain('1500 ms');
     expect(server.hits()).toBe(2);
   });
 

@@ -90,7 +90,11 @@ describe('retries', () => {
   });
 
   it('honours Retry-After as an HTTP date', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: new Date('2026-01-01T00:00:00Z') });
+    // `performance` too: a 429's Retry-After also pauses the whole client, on the monotonic clock.
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'],
+      now: new Date('2026-01-01T00:00:00Z'),
+    });
     const requests = serveLookup(server, (_hash, call) =>
       call === 1 ? json({}, 429, { 'retry-after': 'Thu, 01 Jan 2026 00:00:02 GMT' }) : json(NOT_DETECTED),
     );

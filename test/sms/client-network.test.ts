@@ -62,7 +62,9 @@ describe('against real loopback sockets', () => {
     server = await startLoopback(() => {
       // reads nothing, answers nothing
     });
-    const error = await rejection(makeClient({ baseUrl: server.url, timeoutMs: 300 }).send(REQUEST, { method: 'GET' }));
+    const error = await rejection(
+      makeClient({ baseUrl: server.url, timeoutMs: 1500 }).send(REQUEST, { method: 'GET' }),
+    );
     expect(error).toMatchObject({ code: 'OUTCOME_UNKNOWN', outcome: 'unknown', attempts: 1 });
     expect(server.hits()).toBe(1);
   });

@@ -151,10 +151,10 @@ describe.each(transports)('HashScanClient over %s', (_name, via) => {
     server = await startLoopback((_request, _response, socket) => {
       closings.push(closed(socket));
     });
-    // 300 ms, not less: the second attempt's request must reach the server before its time-out.
-    const error = await caught(client(server.url, { timeoutMs: 300 }).scan(SHA256));
+    // 1500 ms, not less: the second attempt's request must reach the server before its time-out.
+    const error = await caught(client(server.url, { timeoutMs: 1500 }).scan(SHA256));
     expect(error).toMatchObject({ code: 'TIMEOUT', attempts: 2 });
-    expect(error.message).toContain('300 ms');
+    expect(error.message).toContain('1500 ms');
     expect(server.hits()).toBe(2);
     await Promise.all(closings);
   });
@@ -276,7 +276,7 @@ describe.each(transports)('SmsClient over %s', (_name, via) => {
     server = await startLoopback(() => {
       // reads nothing, answers nothing
     });
-    const error = await rejection(sms(server.url, { timeoutMs: 300 }).send(REQUEST, { method: 'GET' }));
+    const error = await rejection(sms(server.url, { timeoutMs: 1500 }).send(REQUEST, { method: 'GET' }));
     expect(error).toMatchObject({ code: 'OUTCOME_UNKNOWN', outcome: 'unknown', attempts: 1 });
     expect(server.hits()).toBe(1);
   });

@@ -1,21 +1,24 @@
 import { LRUCache } from 'lru-cache';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import type { ScanResult } from '../hashscan/scan-result.js';
 import { positiveMs } from '../transport/client-options.js';
-import { algorithmOf } from './hash-algorithm.js';
-import type { ScanResult } from './scan-result.js';
+import { digestAliases } from './digest-aliases.js';
+import type { SharedCacheOptions } from './shared-store.js';
 
 /**
  * Result cache settings. Only trustworthy answers (`malicious`,
  * `not_detected`) are cached, never errors. Entries are keyed by data-source
- * id + hash, as the spec recommends.
+ * id + hash, as the spec recommends. With a `store`, a shared second level
+ * (Redis through Keyv, say) sits behind the in-process one.
  *
  * @example
  * ```ts
  * { cache: { ttlMs: 60_000, notDetectedTtlMs: 10_000 } }
+ * { cache: { store: new Keyv({ store: new KeyvRedis(process.env.REDIS_URL) }), secret: process.env.HASHSCAN_CACHE_SECRET } }
  * { cache: false } // every scan asks the service
  * ```
  */
-export interface ScanCacheOptions {
+export interface ScanCacheOptions extends SharedCacheOptions {
   /** Most entries kept (least recently used go first). @defaultValue 10000 */
   readonly max?: number;
   /** Lifetime of a `malicious` result, in ms. @defaultValue 300000 (5 min) */
@@ -30,6 +33,13 @@ export interface ScanCacheOptions {
 
 const DEFAULTS = { max: 10_000, ttlMs: 300_000, notDetectedTtlMs: 60_000 } as const;
 
+/** Lifetimes of the two verdicts (both cache levels use them). */
+export interface CacheLifetimes {
+  readonly ttlMs: number;
+  /** `0`: `not_detected` answers are not cached. */
+  readonly notDetectedTtlMs: number;
+}
+
 /**
  * LRU cache of verdicts under `sourceId` + hash. A hit whose `data` holds
  * the file's other digests also answers later lookups by those digests.
@@ -38,6 +48,8 @@ export class ScanCache {
   readonly #lru: LRUCache<string, ScanResult>;
   readonly #sourceId: string;
   readonly #notDetectedTtlMs: number;
+  /** The lifetimes in force, for the shared level. */
+  readonly lifetimes: CacheLifetimes;
 
   constructor(options: ScanCacheOptions, sourceId: string) {
     const max = options.max ?? DEFAULTS.max;
@@ -46,9 +58,11 @@ export class ScanCache {
     if (notDetectedTtlMs !== 0) positiveMs(notDetectedTtlMs, 'cache.notDetectedTtlMs', 0);
     this.#notDetectedTtlMs = notDetectedTtlMs;
     this.#sourceId = sourceId;
+    const ttlMs = positiveMs(options.ttlMs, 'cache.ttlMs', DEFAULTS.ttlMs);
+    this.lifetimes = { ttlMs, notDetectedTtlMs };
     this.#lru = new LRUCache<string, ScanResult>({
       max,
-      ttl: positiveMs(options.ttlMs, 'cache.ttlMs', DEFAULTS.ttlMs),
+      ttl: ttlMs,
       // Read the clock through the global on each call, so fake timers in tests apply.
       perf: { now: () => performance.now() },
     });
@@ -59,7 +73,7 @@ export class ScanCache {
   }
 
   /** The effective settings, defaults applied (for `toJSON()` and `inspect`). */
-  get settings(): Required<ScanCacheOptions> {
+  get settings(): { readonly max: number; readonly ttlMs: number; readonly notDetectedTtlMs: number } {
     return { max: this.#lru.max, ttlMs: this.#lru.ttl, notDetectedTtlMs: this.#notDetectedTtlMs };
   }
 
@@ -71,21 +85,13 @@ export class ScanCache {
     return this.#lru.get(this.#key(hash));
   }
 
-  set(result: ScanResult): void {
-    if (result.verdict === 'not_detected') {
-      if (this.#notDetectedTtlMs > 0) this.#lru.set(this.#key(result.hash), result, { ttl: this.#notDetectedTtlMs });
-      return;
-    }
-    this.#lru.set(this.#key(result.hash), result);
-    // Alias only when the service's own digest of the queried algorithm matches the query:
-    // otherwise `data` may describe another file, and caching it would poison other lookups.
-    const data = result.data;
-    if (data === undefined || data[result.algorithm] !== result.hash) return;
-    for (const alias of [data.md5, data.sha1, data.sha256]) {
-      const algorithm = alias === undefined ? undefined : algorithmOf(alias);
-      if (alias === undefined || algorithm === undefined || alias === result.hash) continue;
-      this.#lru.set(this.#key(alias), Object.freeze({ ...result, hash: alias, algorithm }));
-    }
+  /** Keeps `result` (and its digest aliases) for its verdict's lifetime, or `ttlMs` when shorter (an entry from the shared level). */
+  set(result: ScanResult, ttlMs?: number): void {
+    const lifetime = result.verdict === 'not_detected' ? this.#notDetectedTtlMs : this.lifetimes.ttlMs;
+    const ttl = Math.min(lifetime, ttlMs ?? lifetime);
+    if (ttl <= 0) return;
+    this.#lru.set(this.#key(result.hash), result, { ttl });
+    for (const alias of digestAliases(result)) this.#lru.set(this.#key(alias.hash), alias, { ttl });
   }
 
   clear(): void {

@@ -1,0 +1,91 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { Io } from './io.js';
+import { UsageError } from './usage-error.js';
+
+/** What every command runs with. */
+export interface CommandContext {
+  readonly io: Io;
+  /** Aborted on the first Ctrl-C (SIGINT) or SIGTERM. */
+  readonly signal: AbortSignal;
+}
+
+/** One command: its help, and what it does; resolves the exit status. */
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  readonly help: string;
+  run(argv: readonly string[], context: CommandContext): Promise<number>;
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** `parseArgs`, strict, with usage errors that name the command. */
+export function parseFlags<O extends Options>(argv: readonly string[], options: O, command: string) {
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : 'invalid arguments';
+    throw new UsageError(`${command}: ${message}\nRun \`hashscan-sms ${command} --help\` for usage.`);
+  }
+}
+
+/** Refuses arguments a command does not take. */
+export function noArguments(positionals: readonly string[], command: string): void {
+  if (positionals.length > 0) throw new UsageError(`${command}: unexpected argument ${JSON.stringify(positionals[0])}`);
+}
+
+/** Whether the command's own arguments ask for its help (`-h`, `--help`, before any `--`). */
+export function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '-h' || arg === '--help');
+}
+
+/** One of a fixed set of values, or a usage error. */
+export function oneOf<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  flag: string,
+  fallback: T,
+): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value as T;
+}
+
+/** Flags of the commands that print results. */
+export const OUTPUT_OPTIONS = {
+  format: { type: 'string', short: 'f' },
+  quiet: { type: 'boolean', short: 'q' },
+  verbose: { type: 'boolean', short: 'v' },
+} as const;
+
+/** Flags of the commands that talk to a service. */
+export const CONNECTION_OPTIONS = {
+  sandbox: { type: 'boolean' },
+  'base-url': { type: 'string' },
+  timeout: { type: 'string' },
+  retries: { type: 'string' },
+} as const;
+
+/** Help text shared by the lookup commands. */
+export const VERDICT_HELP = `Output:
+  -f, --format FORMAT   table (default), ndjson, csv or json; results go to stdout
+  -q, --quiet           no progress display and no summary on stderr
+  -v, --verbose         log each request on stderr (keys and secrets masked)
+
+Decisions and exit status:
+  --on-error POLICY     review (default) or block: the decision for a file or hash without a trustworthy answer
+  --fail-on LEVEL       review (default): exit 2 on any review; block: review alone exits 0
+  Exit 0 every input allowed, 1 at least one malicious (block), 2 at least one review
+  and none malicious, 64 usage error, 130 interrupted. A failed lookup is never
+  reported as clean: it is "error" / review.
+
+Connection (flags override the environment):
+  --sandbox             run against an in-process local sandbox (offline try-out)
+  --base-url URL        default: $HASHSCAN_BASE_URL
+  --api-key KEY         default: $HASHSCAN_API_KEY (prefer the variable: flags show in \`ps\`)
+  --concurrency N       lookups in flight (default 16)
+  --timeout MS          per attempt (default 10000)
+  --retries N           retries of transient failures (default 2)`;

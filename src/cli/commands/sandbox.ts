@@ -1,0 +1,82 @@
+// `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
+import { EICAR_RECORD, SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, startSandbox } from '../../sandbox/index.js';
+import { type Command, noArguments, oneOf, parseFlags } from '../command.js';
+import { wholeNumber } from '../config.js';
+import { UsageError } from '../usage-error.js';
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string', short: 'p' },
+  format: { type: 'string', short: 'f' },
+} as const;
+
+const HELP = `Usage: hashscan-sms sandbox [--port N] [--host ADDRESS] [--format text|json]
+
+Starts the local sandbox (hash lookup and SMS doubles) in the foreground and
+prints its base URLs, keys and the environment variables to export. Ctrl-C
+stops it. The keys are the sandbox's public test keys, not secrets.
+
+Options:
+  -p, --port N          port to listen on (default: a free one)
+  --host ADDRESS        interface (default 127.0.0.1; anything else exposes it)
+  -f, --format FORMAT   text (default) or json (one line, for scripts)
+
+Examples:
+  hashscan-sms sandbox --port 8787
+  eval "$(hashscan-sms sandbox --port 8787 | grep ^export)"   # in another shell`;
+
+export const sandboxCommand: Command = {
+  name: 'sandbox',
+  summary: 'run the local sandbox in the foreground',
+  help: HELP,
+  async run(argv, { io, signal }) {
+    const { values, positionals } = parseFlags(argv, OPTIONS, 'sandbox');
+    noArguments(positionals, 'sandbox');
+    const format = oneOf(values.format, ['text', 'json'] as const, 'format', 'text');
+    const port = wholeNumber(values.port, 'port', 0, 65_535);
+    const sandbox = await startSandbox({
+      ...(values.host === undefined ? {} : { host: values.host }),
+      ...(port === undefined ? {} : { port }),
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`sandbox: cannot listen: ${error.code ?? error.message}`);
+    });
+    const env = {
+      HASHSCAN_BASE_URL: sandbox.hashScanUrl,
+      HASHSCAN_API_KEY: sandbox.apiKey,
+      SMS_BASE_URL: sandbox.smsUrl,
+      SMS_ACCESS_KEY_ID: sandbox.accessKeyId,
+      SMS_ACCESS_KEY_SECRET: sandbox.accessKeySecret,
+    };
+    if (format === 'json') {
+      io.out.write(
+        `${JSON.stringify({ url: sandbox.url, hashScanUrl: sandbox.hashScanUrl, smsUrl: sandbox.smsUrl, env })}\n`,
+      );
+    } else {
+      io.out.write(
+        [
+          `hashscan-sms sandbox listening on ${sandbox.url}`,
+          `  hash lookup: ${sandbox.hashScanUrl.replace(/\/$/, '')}/hash_scan`,
+          `  SMS:         ${sandbox.smsUrl.replace(/\/$/, '')}/`,
+          '',
+          'Export (sandbox test keys, not secrets):',
+          ...Object.entries(env).map(([name, value]) => `export ${name}=${value}`),
+          '',
+          'Try:',
+          `  hashscan-sms lookup ${EICAR_RECORD.sha256}   # malicious (EICAR)`,
+          `  hashscan-sms lookup ${SANDBOX_NOT_DETECTED_HASH}   # not detected`,
+          `  hashscan-sms lookup ${SANDBOX_FAULT_HASHES.timeout}   # a time-out: review`,
+          '',
+          'Ctrl-C to stop.',
+          '',
+        ].join('\n'),
+      );
+    }
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await sandbox.close();
+    if (format === 'text') io.err.write('hashscan-sms sandbox stopped\n');
+    return 0;
+  },
+};

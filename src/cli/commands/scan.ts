@@ -1,0 +1,150 @@
+import type { HashAlgorithm, HashedFile, ScanOutcome } from '../../index.js';
+import { decide, hashFiles } from '../../index.js';
+import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
+import { connectHashScan, wholeNumber } from '../config.js';
+import { Diagnostics, SecretMask } from '../io.js';
+import { lookUpEach } from '../lookup-pipeline.js';
+import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
+import { Progress } from '../progress.js';
+import { errorCells, outcomeCells } from '../scan-row.js';
+import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
+import { UsageError } from '../usage-error.js';
+import { walk } from '../walk.js';
+
+const OPTIONS = {
+  ...OUTPUT_OPTIONS,
+  ...CONNECTION_OPTIONS,
+  'api-key': { type: 'string' },
+  concurrency: { type: 'string' },
+  'hash-concurrency': { type: 'string' },
+  algorithm: { type: 'string', short: 'a', multiple: true },
+  'follow-symlinks': { type: 'boolean', short: 'L' },
+  'fail-on': { type: 'string' },
+  'on-error': { type: 'string' },
+} as const;
+
+const ALGORITHMS: readonly HashAlgorithm[] = ['sha256', 'sha1', 'md5'];
+
+const HELP = `Usage: hashscan-sms scan [options] <path…>
+
+Hashes every file under the given files and folders (recursively, each file
+read once) and looks the hashes up, repeated contents asked once. Each file is
+reported with its verdict (malicious, not_detected, error) and decision
+(block, allow, review). Unreadable files are reported as review, never skipped
+in silence. Symbolic links below the named paths are not followed unless -L.
+
+Scanning:
+  -a, --algorithm ALG   sha256 (default), sha1 or md5; repeat for several digests
+                        from one read (the first is looked up), e.g. -a sha256 -a md5
+  -L, --follow-symlinks follow symbolic links (loops are detected and reported)
+  --hash-concurrency N  files read at once (default 8)
+
+${VERDICT_HELP}
+
+Examples:
+  hashscan-sms scan --sandbox ./examples
+  HASHSCAN_API_KEY=… HASHSCAN_BASE_URL=https://… hashscan-sms scan /srv/uploads
+  hashscan-sms scan -f ndjson -a sha256 -a md5 /srv/uploads > report.ndjson
+  hashscan-sms scan -f csv --fail-on block /srv/uploads > report.csv || alert`;
+
+export const scanCommand: Command = {
+  name: 'scan',
+  summary: 'hash files and folders and look the hashes up',
+  help: HELP,
+  async run(argv, { io, signal }) {
+    const { values, positionals } = parseFlags(argv, OPTIONS, 'scan');
+    if (positionals.length === 0)
+      throw new UsageError('scan: name at least one file or folder\nRun `hashscan-sms scan --help` for usage.');
+    const format = oneOf(values.format, FORMATS, 'format', 'table');
+    const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
+    const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
+    const algorithms = [...new Set((values.algorithm ?? ['sha256']).flatMap((a) => a.split(',')))].map((a) =>
+      oneOf(a.trim().toLowerCase(), ALGORITHMS, 'algorithm', 'sha256'),
+    );
+    const primary = algorithms[0] as HashAlgorithm;
+    const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 1024) ?? 16;
+    const hashConcurrency = wholeNumber(values['hash-concurrency'], 'hash-concurrency', 1, 1024) ?? 8;
+    const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
+    const connection = await connectHashScan(values, concurrency, diagnostics);
+
+    const columns: Column[] = [
+      { key: 'decision', width: 8 },
+      { key: 'verdict', width: 12 },
+      ...algorithms.map((algorithm) => ({ key: algorithm, width: format === 'table' ? 16 : 0 })),
+      { key: 'size', width: 10 },
+      { key: 'detail', width: 28 },
+      { key: 'path', width: 0 },
+    ];
+    const csvColumns: Column[] = [...columns, { key: 'source', width: 0 }, { key: 'error', width: 0 }];
+    const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env);
+    const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, true);
+    const tally: DecisionTally = { allow: 0, block: 0, review: 0 };
+    let skipped = 0;
+    const emit = (row: Row): void => {
+      progress.clear();
+      writer.write(row);
+      tally[row.decision as keyof DecisionTally] += 1;
+    };
+    const unreadable = (path: string, code: string, message: string): void => {
+      progress.counters.errors += 1;
+      emit({ path, ...errorCells({ code, message }, decide({ verdict: 'error' }, policy)) });
+    };
+
+    const files = walk(positionals, {
+      followSymlinks: values['follow-symlinks'] === true,
+      signal,
+      onProblem: (problem) => {
+        if (problem.kind === 'unreadable') {
+          const code = problem.error?.code ?? 'UNREADABLE';
+          unreadable(problem.path, code, problem.error?.message ?? 'cannot be read');
+          return;
+        }
+        skipped += 1;
+        if (problem.kind === 'loop') {
+          progress.clear();
+          diagnostics.line(`hashscan-sms: skipped ${problem.path}: directory already visited (symbolic link loop)`);
+        } else if (values.verbose === true) {
+          progress.clear();
+          const why = problem.kind === 'symlink' ? 'symbolic link not followed (use -L)' : 'not a regular file';
+          diagnostics.line(`hashscan-sms: skipped ${problem.path}: ${why}`);
+        }
+      },
+    });
+    async function* hashed(): AsyncGenerator<HashedFile<HashAlgorithm>, void, undefined> {
+      for await (const file of hashFiles(files, { algorithms, concurrency: hashConcurrency, signal })) {
+        if (file.error !== undefined) {
+          unreadable(file.path, file.error.code ?? 'UNREADABLE', file.error.message);
+          continue;
+        }
+        progress.counters.hashed += 1;
+        yield file;
+      }
+    }
+    const report = (file: HashedFile<HashAlgorithm>, outcome: ScanOutcome): void => {
+      progress.counters.looked += 1;
+      if (outcome.verdict === 'error') progress.counters.errors += 1;
+      emit({ path: file.path, size: file.size, ...file.digests, ...outcomeCells(outcome, policy) });
+    };
+
+    try {
+      await lookUpEach(
+        connection.client,
+        hashed(),
+        (file) => file.digests[primary],
+        { concurrency, signal },
+        report,
+        io.out,
+      );
+    } finally {
+      progress.stop();
+      writer.end();
+      await connection.close();
+    }
+    if (signal.aborted) return 130;
+    if (values.quiet !== true) {
+      const extra = skipped > 0 ? ` (${skipped} skipped: links, loops or special files)` : '';
+      diagnostics.line(`hashscan-sms: ${describeTally(tally, 'file')}${extra}`);
+    }
+    return exitStatus(tally, failOn);
+  },
+};

@@ -1,0 +1,90 @@
+import type { Logger } from '../index.js';
+
+/** Where a command writes: results to `out` (stdout), everything else to `err` (stderr). */
+export interface Io {
+  readonly out: NodeJS.WritableStream & { readonly isTTY?: boolean };
+  readonly err: NodeJS.WritableStream & { readonly isTTY?: boolean; readonly columns?: number };
+  readonly stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean };
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Masks every known secret in text bound for a terminal or log, on top of
+ * the clients' own redaction: a secret given on the command line or in the
+ * environment must not come back in a message that quotes it.
+ */
+export class SecretMask {
+  readonly #secrets = new Set<string>();
+
+  add(secret: string | undefined): void {
+    // Very short values would mask ordinary words; real keys are longer.
+    if (secret !== undefined && secret.length >= 4) this.#secrets.add(secret);
+  }
+
+  mask(text: string): string {
+    let masked = text;
+    for (const secret of this.#secrets) {
+      masked = masked.split(secret).join('***');
+      const encoded = encodeURIComponent(secret);
+      if (encoded !== secret) masked = masked.split(encoded).join('***');
+    }
+    return masked;
+  }
+}
+
+/** Diagnostics on stderr, masked; `--verbose` adds the clients' request log. */
+export class Diagnostics {
+  constructor(
+    readonly io: Io,
+    readonly secrets: SecretMask,
+    readonly verbose: boolean,
+  ) {}
+
+  /** One line on stderr, masked. */
+  line(text: string): void {
+    this.io.err.write(`${this.secrets.mask(text)}\n`);
+  }
+
+  /** The clients' logger: silent unless `--verbose`, and masked either way. */
+  logger(): Logger | undefined {
+    if (!this.verbose) return undefined;
+    const write =
+      (level: string) =>
+      (message: string, details?: Record<string, unknown>): void => {
+        this.line(`${level} ${message}${details === undefined ? '' : ` ${safeJson(details)}`}`);
+      };
+    return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+  }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '[unserializable]';
+  }
+}
+
+/**
+ * Waits while `stream` holds more than its high-water mark. Results are
+ * produced faster than a pipe drains; without this pause a long run would
+ * queue its whole output in memory.
+ */
+export async function backpressure(stream: NodeJS.WritableStream): Promise<void> {
+  if ((stream as { writableNeedDrain?: boolean }).writableNeedDrain === true) {
+    await new Promise<void>((resolve) => stream.once('drain', resolve));
+  }
+}
+
+/** Resolves once everything written to `stream` so far has been handed to the operating system. */
+export function flushed(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.write('', () => resolve());
+  });
+}
+
+/** A message for any thrown value, without calling `String()` on unchecked input. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : 'unknown error';
+}

@@ -1,0 +1,78 @@
+/**
+ * The `hashscan-sms` command: argument parsing and dispatch only. Each
+ * command lives in `commands/`, built on the package's public API.
+ */
+import { VERSION } from '../index.js';
+import { type Command, wantsHelp } from './command.js';
+import { lookupCommand } from './commands/lookup.js';
+import { sandboxCommand } from './commands/sandbox.js';
+import { scanCommand } from './commands/scan.js';
+import { smsSendCommand } from './commands/sms-send.js';
+import { smsSignCommand } from './commands/sms-sign.js';
+import { type Io, messageOf, SecretMask } from './io.js';
+import { EXIT, UsageError } from './usage-error.js';
+
+const COMMANDS: readonly Command[] = [scanCommand, lookupCommand, smsSendCommand, smsSignCommand, sandboxCommand];
+
+const HELP = `Usage: hashscan-sms <command> [options]
+
+Commands:
+${COMMANDS.map((command) => `  ${command.name.padEnd(10)}  ${command.summary}`).join('\n')}
+
+Options:
+  -h, --help     help (also after a command: hashscan-sms scan --help)
+  -V, --version  the version
+
+Configuration comes from the clients' environment variables (HASHSCAN_API_KEY,
+HASHSCAN_BASE_URL, SMS_ACCESS_KEY_ID, SMS_ACCESS_KEY_SECRET, SMS_BASE_URL);
+flags override them. --sandbox tries any command offline.
+
+Examples:
+  hashscan-sms scan --sandbox ./examples
+  hashscan-sms lookup --input stored-hashes.txt --format ndjson --resume run.state
+  hashscan-sms sms sign --method GET --query 'AccessKeyId=…&Action=SendSms&…'
+  hashscan-sms sandbox --port 8787`;
+
+/** Finds the command of `argv` (two words for `sms send` and `sms sign`) and its own arguments. */
+function route(argv: readonly string[]): { command: Command; rest: readonly string[] } | undefined {
+  const [first, second] = argv;
+  const two = COMMANDS.find((command) => command.name === `${first} ${second}`);
+  if (two !== undefined) return { command: two, rest: argv.slice(2) };
+  const one = COMMANDS.find((command) => command.name === first);
+  return one === undefined ? undefined : { command: one, rest: argv.slice(1) };
+}
+
+/** Runs the command line; resolves the exit status. Never throws. */
+export async function main(argv: readonly string[], io: Io, signal: AbortSignal): Promise<number> {
+  try {
+    const [first] = argv;
+    if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+      io.out.write(`${HELP}\n`);
+      return first === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (first === '-V' || first === '--version') {
+      io.out.write(`${VERSION}\n`);
+      return EXIT.ok;
+    }
+    const routed = route(argv);
+    if (routed === undefined) {
+      const hint = first === 'sms' ? 'sms send or sms sign' : `unknown command ${JSON.stringify(first)}`;
+      throw new UsageError(`${hint}\nRun \`hashscan-sms --help\` for the commands.`);
+    }
+    if (wantsHelp(routed.rest)) {
+      io.out.write(`${routed.command.help}\n`);
+      return EXIT.ok;
+    }
+    return await routed.command.run(routed.rest, { io, signal });
+  } catch (error) {
+    // Messages may quote configuration: mask what the environment holds as secrets.
+    const mask = new SecretMask();
+    for (const name of ['HASHSCAN_API_KEY', 'SMS_ACCESS_KEY_SECRET']) mask.add(io.env[name]);
+    if (error instanceof UsageError) {
+      io.err.write(`hashscan-sms: ${mask.mask(error.message)}\n`);
+      return EXIT.usage;
+    }
+    io.err.write(`hashscan-sms: unexpected error: ${mask.mask(messageOf(error))}\n`);
+    return 70; // EX_SOFTWARE
+  }
+}

@@ -1,0 +1,39 @@
+import type { Column, ResultWriter, Row } from './row.js';
+
+const COLORS: Readonly<Record<string, string>> = { block: '\u001b[31m', review: '\u001b[33m', allow: '\u001b[32m' };
+const RESET = '\u001b[0m';
+
+function fitCell(text: string, width: number): string {
+  if (width === 0) return text;
+  if (text.length > width) return `${text.slice(0, width - 1)}…`;
+  return text.padEnd(width);
+}
+
+/**
+ * Aligned columns for people, streamed: widths are fixed up front, so rows
+ * print as they arrive instead of after the whole run. Control characters
+ * in a cell (a file name can hold them) are shown escaped, never sent to the
+ * terminal.
+ */
+export function tableWriter(out: NodeJS.WritableStream, columns: readonly Column[], color: boolean): ResultWriter {
+  out.write(`${columns.map((column) => fitCell(column.key.toUpperCase(), column.width)).join('  ')}\n`);
+  return {
+    write: (row: Row, written?: () => void) => {
+      const cells = columns.map((column) => {
+        const cell = fitCell(printable(row[column.key]), column.width);
+        const paint = color && column.key === 'decision' ? COLORS[String(row.decision)] : undefined;
+        return paint === undefined ? cell : `${paint}${cell}${RESET}`;
+      });
+      out.write(`${cells.join('  ').trimEnd()}\n`, written);
+    },
+    end: () => {},
+  };
+}
+
+/** Escapes C0/C1 controls and DEL (terminal escapes in a hostile file name). */
+export function printable(value: string | number | undefined): string {
+  if (value === undefined) return '';
+  const text = typeof value === 'number' ? `${value}` : value;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}

@@ -1,0 +1,18 @@
+/** A command line the CLI cannot run: exit status 64 (`EX_USAGE` of sysexits.h), message on stderr. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Exit statuses of every command. */
+export const EXIT = Object.freeze({
+  /** Every file or hash allowed (for `sms send`: accepted). */
+  ok: 0,
+  /** At least one malicious (block); for `sms send`: refused, surely not sent. */
+  block: 1,
+  /** At least one without a trustworthy answer (review), none malicious; for `sms send`: outcome unknown. */
+  review: 2,
+  /** Bad command line or configuration. */
+  usage: 64,
+  /** Stopped by Ctrl-C (128 + SIGINT). */
+  interrupted: 130,
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { EICAR_RECORD } from '../../src/sandbox/index.js';
+import { collect, parseNdjson, runCli, startCli } from './run-cli.js';
+
+describe('hashscan-sms sandbox', { timeout: 30_000 }, () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'serves until %s, prints what to export, then stops cleanly with 0',
+    async (signal) => {
+      const child = startCli(['sandbox', '--format', 'json']);
+      const done = collect(child);
+      let first = '';
+      child.stdout?.on('data', (chunk: string) => {
+        first += chunk;
+      });
+      await expect.poll(() => first.includes('\n'), { timeout: 20_000, interval: 50 }).toBe(true);
+      const info = JSON.parse(first.split('\n')[0] as string) as { env: Record<string, string> };
+      expect(info.env.HASHSCAN_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(Object.keys(info.env).sort()).toEqual([
+        'HASHSCAN_API_KEY',
+        'HASHSCAN_BASE_URL',
+        'SMS_ACCESS_KEY_ID',
+        'SMS_ACCESS_KEY_SECRET',
+        'SMS_BASE_URL',
+      ]);
+
+      // The printed variables are all another process needs.
+      const lookup = await runCli(['lookup', '-f', 'ndjson', EICAR_RECORD.sha256], { env: info.env });
+      expect(lookup.code).toBe(1);
+      expect(parseNdjson(lookup.stdout)[0]).toMatchObject({ verdict: 'malicious' });
+
+      child.kill(signal);
+      const run = await done;
+      expect(run.code).toBe(0);
+    },
+  );
+
+  it('prints export lines in text form', async () => {
+    const child = startCli(['sandbox']);
+    const done = collect(child);
+    let out = '';
+    child.stdout?.on('data', (chunk: string) => {
+      out += chunk;
+    });
+    await expect.poll(() => out.includes('Ctrl-C'), { timeout: 20_000, interval: 50 }).toBe(true);
+    expect(out).toMatch(/^export HASHSCAN_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(out).toMatch(/^export SMS_ACCESS_KEY_SECRET=\S+$/m);
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('sandbox stopped');
+  });
+});
