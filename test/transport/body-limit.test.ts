@@ -2,14 +2,14 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import type { Agent } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { HashScanError } from '../../src/errors/hash-scan-error.js';
 import { HashScanClient, type HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';
 import { SmsClient } from '../../src/sms/index.js';
+import { useBothTransports } from '../helpers/both-transports.js';
 import { NOT_DETECTED, SHA256 } from '../helpers/hash-lookup.js';
-import { type Loopback, startLoopback } from '../helpers/loopback.js';
+import { closed, type Loopback, startLoopback } from '../helpers/loopback.js';
 import { ACCESS_KEY_ID, ACCESS_KEY_SECRET, REQUEST, rejection } from '../sms/sms-service.js';
 
 // maxResponseBytes against real sockets, on both transports: a gzip bomb, an
@@ -18,30 +18,13 @@ import { ACCESS_KEY_ID, ACCESS_KEY_SECRET, REQUEST, rejection } from '../sms/sms
 
 const MiB = 1024 * 1024;
 
-let agent: Agent;
-beforeAll(async () => {
-  await (await fetch('data:,')).text();
-  const undici = await import('undici');
-  agent = new undici.Agent();
-});
-afterAll(async () => {
-  await agent.close();
-});
+const { transports } = useBothTransports();
 
 let server: Loopback | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-type Via = () => Pick<HashScanClientOptions, 'dispatcher'>;
-const transports: [string, Via][] = [
-  ['fetch', () => ({})],
-  ['undici dispatcher', () => ({ dispatcher: agent })],
-];
-
-/** Resolves when the server side of a connection closes: the client really cut it. */
-const closed = (socket: Socket): Promise<void> => new Promise((resolve) => socket.once('close', () => resolve()));
 
 /** Zeros, `total` bytes of them, in 64 KiB chunks, produced only as fast as they are read. */
 function zeros(total: number): Readable {
