@@ -3,8 +3,9 @@ import type { ScanCacheOptions } from '../cache/memory-cache.js';
 import { type CacheStats, NO_CACHE_STATS, VerdictCache } from '../cache/verdict-cache.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
-import { type CommonClientOptions, resolveTransportSettings } from '../transport/client-options.js';
+import { type CommonClientOptions, optionalMs, resolveTransportSettings } from '../transport/client-options.js';
 import type { CredentialSource } from '../transport/credentials.js';
+import { withBudget } from '../transport/deadline.js';
 import type { Redactor } from '../transport/redact.js';
 import type { TransportStats } from '../transport/resilience/resilience.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
@@ -17,6 +18,7 @@ import { type ApiKey, type ApiKeyProvider, apiKeyWithRedactor, lookupRequest, no
 import { describeScanResponse } from './auth-hint.js';
 import { scanBatch } from './batch.js';
 import { checkEntry, isOutcome } from './batch-outcome.js';
+import { callerAbortError } from './caller-abort.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
@@ -24,6 +26,7 @@ import { errorOutcome, type FileScanOutcome, type ScanFileOptions, scanFileWith,
 import type { IndexedScanOutcome, ScanOutcome, ScanResult } from './scan-result.js';
 import { SharedBodies } from './shared-body.js';
 import { scanStream } from './stream.js';
+import { scanFailureError } from './transport-failure.js';
 
 /**
  * Options of {@link HashScanClient}.
@@ -72,8 +75,21 @@ export interface HashScanClientOptions extends CommonClientOptions {
 
 /** Per-call options of {@link HashScanClient.scan}. */
 export interface ScanOptions {
-  /** Aborts this caller's wait (and the request, when no one else waits for it). */
+  /**
+   * Aborts this caller's wait (and the request, when no one else waits for
+   * it). A signal aborted with a `TimeoutError` (`AbortSignal.timeout()`)
+   * rejects with `TIMEOUT`, any other with `ABORTED`.
+   */
   readonly signal?: AbortSignal;
+  /**
+   * Budget of this lookup (in a batch: of each lookup), every attempt and
+   * back-off included, in ms; rejects `TIMEOUT` when spent. Overrides the
+   * client's `totalTimeoutMs`. A lookup shared with concurrent calls for the
+   * same hash runs under the budget of the call that started it; each call
+   * still stops waiting when its own budget is spent.
+   * @defaultValue the client's `totalTimeoutMs`
+   */
+  readonly totalTimeoutMs?: number;
 }
 
 /** Progress of a batch: inputs settled so far and in all. */
@@ -184,9 +200,10 @@ export class HashScanClient {
    */
   async scan(hash: string, options: ScanOptions = {}): Promise<ScanResult> {
     const query = normalizeHash(hash);
+    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
     const cached = this.#cache?.get(query.hash);
     if (cached !== undefined) return cached;
-    return this.#share(query, options.signal);
+    return this.#share(query, options.signal, totalTimeoutMs);
   }
 
   /**
@@ -213,8 +230,9 @@ export class HashScanClient {
    * outcome object.
    */
   async scanMany(hashes: readonly string[], options: ScanManyOptions = {}): Promise<ScanOutcome[]> {
+    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
     const settings = { ...this.#batchSettings(options), onProgress: options.onProgress };
-    return scanBatch(hashes, settings, (query, signal) => this.#outcomeOf(query, signal));
+    return scanBatch(hashes, settings, (query, signal) => this.#outcomeOf(query, signal, totalTimeoutMs));
   }
 
   /**
@@ -238,8 +256,9 @@ export class HashScanClient {
     hashes: Iterable<string> | AsyncIterable<string>,
     options: ScanIterableOptions = {},
   ): AsyncGenerator<IndexedScanOutcome, void, undefined> {
+    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
     const settings = { ...this.#batchSettings(options), onProgress: options.onProgress };
-    yield* scanStream(hashes, settings, (input, signal) => this.#outcome(input, signal));
+    yield* scanStream(hashes, settings, (input, signal) => this.#outcome(input, signal, totalTimeoutMs));
   }
 
   /** Forgets every verdict cached in this process (a shared store is left alone: other replicas use it). */
@@ -265,34 +284,34 @@ export class HashScanClient {
   }
 
   /** An entry of any type (never converted to a string) as an outcome. */
-  async #outcome(input: unknown, signal: AbortLike | undefined): Promise<ScanOutcome> {
+  async #outcome(input: unknown, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
     const entry = checkEntry(input);
-    return isOutcome(entry) ? entry : this.#outcomeOf(entry, signal);
+    return isOutcome(entry) ? entry : this.#outcomeOf(entry, signal, totalTimeoutMs);
   }
 
   /** `scan()` of an input already normalized (batches check every input first), as an outcome. */
-  async #outcomeOf(query: NormalizedHash, signal: AbortLike | undefined): Promise<ScanOutcome> {
+  async #outcomeOf(
+    query: NormalizedHash,
+    signal: AbortLike | undefined,
+    totalTimeoutMs?: number,
+  ): Promise<ScanOutcome> {
     try {
-      return this.#cache?.get(query.hash) ?? (await this.#share(query, signal));
+      return this.#cache?.get(query.hash) ?? (await this.#share(query, signal, totalTimeoutMs));
     } catch (error) {
       return errorOutcome(query.hash, error);
     }
   }
 
-  /** Joins the lookup of `query` already under way, or starts it. */
-  #share(query: NormalizedHash, signal: AbortLike | undefined): Promise<ScanResult> {
-    return this.#inFlight.run(
+  /** Joins the lookup of `query` already under way, or starts it; waits at most `totalTimeoutMs`. */
+  #share(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanResult> {
+    const wait = withBudget(signal, totalTimeoutMs);
+    const result = this.#inFlight.run(
       query.hash,
-      (shared, progress) => this.#lookup(query, shared, progress),
-      signal,
-      ({ attempts }) =>
-        new HashScanError({
-          code: 'ABORTED',
-          message: 'the lookup was aborted by the caller',
-          hash: query.hash,
-          attempts,
-        }),
+      (shared, progress) => this.#lookup(query, shared, progress, totalTimeoutMs),
+      wait.signal,
+      ({ attempts }) => callerAbortError(query.hash, attempts, wait.signal?.reason),
     );
+    return totalTimeoutMs === undefined ? result : result.finally(wait.dispose);
   }
 
   #batchSettings(options: ScanManyOptions | ScanIterableOptions): {
@@ -306,7 +325,12 @@ export class HashScanClient {
     return { concurrency, signal: options.signal };
   }
 
-  async #lookup(query: NormalizedHash, signal: AbortLike, progress: SharedProgress): Promise<ScanResult> {
+  async #lookup(
+    query: NormalizedHash,
+    signal: AbortLike,
+    progress: SharedProgress,
+    totalTimeoutMs: number | undefined,
+  ): Promise<ScanResult> {
     // The shared store is asked inside the shared operation: concurrent callers cost one store read.
     const stored = await this.#cache?.recall(query);
     if (stored !== undefined) return stored;
@@ -324,7 +348,7 @@ export class HashScanClient {
             redact: this.#redact,
           }),
         ),
-      fail: (failure: TransportFailure) => new HashScanError({ ...failure, hash: query.hash }),
+      fail: (failure: TransportFailure) => scanFailureError(failure, query.hash),
       // Time-outs, network failures and 408/429/5xx only: a normal answer, an
       // abnormal structure or a hit will not change on a second try (spec part 8).
       isRetryable: (error) =>
@@ -333,6 +357,7 @@ export class HashScanClient {
           error.code === 'NETWORK' ||
           (error.code === 'HTTP_STATUS' && isTransientStatus(error.status))),
       signal,
+      totalTimeoutMs,
     };
     const result = await this.#transport.send(exchange);
     await this.#cache?.set(result);

@@ -1,5 +1,6 @@
 import ky, { type KyInstance } from 'ky';
 import { SharedAbort } from '../util/abort-like.js';
+import { ResponseTooLargeError, readNodeBody, readWebBody, refuseAnnounced } from './body-limit.js';
 import type { DispatchOptions, DispatchResponse } from './dispatcher.js';
 import { DispatchFailure, type WriteTrackingDispatcher } from './request-written.js';
 import type { FetchLike, IncomingResponse, OutgoingRequest, ResponseHeaders } from './transport.js';
@@ -44,8 +45,17 @@ export function createKy(custom: FetchLike | undefined): KyInstance {
   });
 }
 
-/** Sends through ky, hence through `fetch` (see {@link createKy}). */
-export function sendWithKy(client: KyInstance, url: string, request: OutgoingRequest, attempt: number): Sending {
+/**
+ * Sends through ky, hence through `fetch` (see {@link createKy}). The body is
+ * read counted, at most `maxBytes` once decoded; past it the connection is cut.
+ */
+export function sendWithKy(
+  client: KyInstance,
+  url: string,
+  request: OutgoingRequest,
+  attempt: number,
+  maxBytes: number,
+): Sending {
   const controller = new AbortController();
   const response = (async (): Promise<IncomingResponse> => {
     const res = await client(url, {
@@ -54,8 +64,14 @@ export function sendWithKy(client: KyInstance, url: string, request: OutgoingReq
       ...(request.headers && { headers: request.headers }),
       signal: controller.signal,
     });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, text, attempt };
+    try {
+      refuseAnnounced(res.headers.get('content-length'), maxBytes, res.status);
+      const text = await readWebBody(res.body, maxBytes, res.status);
+      return { status: res.status, headers: res.headers, text, attempt };
+    } catch (error) {
+      if (error instanceof ResponseTooLargeError) controller.abort(error);
+      throw error;
+    }
   })();
   return { response, abort: (reason) => controller.abort(reason) };
 }
@@ -83,6 +99,7 @@ export function sendWithDispatcher(
   target: DispatchTarget,
   request: OutgoingRequest,
   attempt: number,
+  maxBytes: number,
 ): Sending {
   const signal = new SharedAbort();
   const options: DispatchOptions = {
@@ -94,13 +111,16 @@ export function sendWithDispatcher(
     maxRedirections: 0,
     signal,
   };
-  return { response: dispatchWhole(dispatcher, options, attempt), abort: (reason) => signal.abort(reason) };
+  const abort = (reason: unknown): void => signal.abort(reason);
+  return { response: dispatchWhole(dispatcher, options, attempt, maxBytes, abort), abort };
 }
 
 async function dispatchWhole(
   { dispatcher, written }: WriteTrackingDispatcher,
   options: DispatchOptions,
   attempt: number,
+  maxBytes: number,
+  abort: (reason: unknown) => void,
 ): Promise<IncomingResponse> {
   let response: DispatchResponse;
   try {
@@ -110,8 +130,15 @@ async function dispatchWhole(
   }
   let text: string;
   try {
-    text = await response.body.text();
+    const length = response.headers['content-length'];
+    refuseAnnounced(typeof length === 'string' ? length : undefined, maxBytes, response.statusCode);
+    text = await readNodeBody(response.body, maxBytes, response.statusCode);
   } catch (error) {
+    if (error instanceof ResponseTooLargeError) {
+      // Cuts the connection: the rest of the body is never read.
+      abort(error);
+      throw error;
+    }
     throw new DispatchFailure('terminated', error, written(options));
   }
   return { status: response.statusCode, headers: new RawHeaders(response.headers), text, attempt };
