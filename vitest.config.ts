@@ -19,6 +19,8 @@ export default defineConfig({
     // Its own TMPDIR per run; a real Redis for the shared-cache tests (REDIS_URL, or a throw-away redis-server);
     // and the CLI, bundled once for the tests that run it as a child process (test/cli/).
     globalSetup: ['./test/global-setup.ts', './test/global-redis.ts', './test/cli/build-cli.ts'],
+    // Fails the run on any unhandled rejection or process warning, in any test.
+    setupFiles: ['test/setup/process-guard.ts'],
     testTimeout: 10_000,
     coverage: {
       provider: 'v8',

@@ -20,9 +20,11 @@ export {
   HashScanClient,
   type HashScanClientOptions,
   type HashScanStats,
+  type ScanIterableOptions,
   type ScanManyOptions,
   type ScanOptions,
   type ScanProgress,
+  type ScanStreamProgress,
 } from './hashscan/hashscan-client.js';
 export type { FileScanOutcome, ScanFileOptions } from './hashscan/scan-outcome.js';
 export type {

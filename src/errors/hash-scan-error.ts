@@ -4,13 +4,17 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  * Why a hash lookup gave no trustworthy answer.
  *
  * - `INVALID_HASH`: the input is not 32, 40 or 64 hex digits; nothing was sent.
- * - `TIMEOUT`: no complete response within `timeoutMs` (after retries).
+ * - `TIMEOUT`: no complete response within `timeoutMs` (after retries), or
+ *   the call's budget ran out (`totalTimeoutMs`, or the caller's `signal`
+ *   aborted with a `TimeoutError`, as `AbortSignal.timeout()` does).
  * - `NETWORK`: DNS, TCP, TLS or connection failure (after retries).
  * - `HTTP_STATUS`: a non-2xx response, whatever its body said.
  * - `INVALID_JSON`: a 2xx body that is not JSON.
  * - `STATUS_NOT_SUCCESS`: JSON whose `status` is not `success`.
  * - `INVALID_RESPONSE`: JSON of any other abnormal shape (`is_virus` missing or
- *   not a boolean, unknown or error fields next to a non-detection, …).
+ *   not a boolean, unknown or error fields next to a non-detection, a key
+ *   given twice, nesting deeper than 512 levels, …), or a body over
+ *   `maxResponseBytes`.
  * - `ABORTED`: the caller's `signal` aborted.
  * - `CIRCUIT_OPEN`: the service failed repeatedly and the circuit breaker is
  *   open; nothing was sent. Try again after the cool-down.
@@ -65,7 +69,7 @@ export class HashScanError extends HashScanSmsError {
   readonly code: HashScanErrorCode;
   /** The hash that was looked up (lower-cased), or the raw input for `INVALID_HASH`. */
   readonly hash: string | undefined;
-  /** Delay the server asked for with `Retry-After`, in ms. */
+  /** Delay the server asked for with `Retry-After`, in ms; at most 86 400 000 (one day), whatever the server asked. */
   readonly retryAfterMs: number | undefined;
   /** The start of the response body (at most 512 characters, redacted), for tracing. */
   readonly body: string | undefined;

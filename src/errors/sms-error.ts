@@ -21,11 +21,15 @@ export type { SmsErrorCategory } from '../sms/error-categories.js';
  *   unless `retryUnknownOutcome` is on.
  * - `ABORTED`: the caller's `signal` aborted; see `outcome` for whether the
  *   request was already on its way.
+ * - `TIMEOUT`: the send's whole budget ran out (`totalTimeoutMs`, or the
+ *   caller's `signal` aborted with a `TimeoutError`); see `outcome`. Never
+ *   retried. (One attempt's `timeoutMs` is `OUTCOME_UNKNOWN`.)
  * - `CIRCUIT_OPEN`: the service failed repeatedly and the circuit breaker is
  *   open; this send was not made (`outcome: 'not_sent'`, unless an earlier
  *   attempt of the same send may have gone out). Send again after the cool-down.
  * - `HTTP_STATUS`: a non-2xx answer whose body is not a service response.
- * - `INVALID_RESPONSE`: a body that is not `{ Code, Message, RequestId }`, or
+ * - `INVALID_RESPONSE`: a body that is not `{ Code, Message, RequestId }`
+ *   (repeated keys included), a body over `maxResponseBytes`, or
  *   `Code: "OK"` with a non-2xx status. Never treated as a success.
  * - `CREDENTIALS`: the `credentials` provider threw, timed out or returned no
  *   usable credentials; nothing was sent (`outcome: 'not_sent'`).
@@ -39,6 +43,7 @@ export type SmsErrorCode =
   | 'NETWORK'
   | 'OUTCOME_UNKNOWN'
   | 'ABORTED'
+  | 'TIMEOUT'
   | 'CIRCUIT_OPEN'
   | 'HTTP_STATUS'
   | 'INVALID_RESPONSE'
@@ -112,7 +117,7 @@ export class SmsError extends HashScanSmsError {
   readonly httpStatus: number | undefined;
   /** For a client-side `InvalidParameter`: the request field at fault, e.g. `templateParam`. */
   readonly parameter: string | undefined;
-  /** Delay asked for by `Retry-After` on an `HTTP_STATUS` answer, in ms. */
+  /** Delay asked for by `Retry-After` on an `HTTP_STATUS` answer, in ms; at most 86 400 000 (one day), whatever the server asked. */
   readonly retryAfterMs: number | undefined;
   /** The start of an unreadable body (at most 512 characters, redacted), for tracing. */
   readonly body: string | undefined;

@@ -1,4 +1,5 @@
 import type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
+import { SharedAbort } from '../util/abort-like.js';
 import { isValidConcurrency, streamConcurrent } from '../util/concurrency.js';
 import { checkAlgorithms, type Digests } from './digests.js';
 import { ReadBuffers } from './file-reader.js';
@@ -84,9 +85,14 @@ export async function* hashFiles<A extends HashAlgorithm = 'sha256'>(
       free.push(buffers);
     }
   };
-  for await (const { value } of streamConcurrent(untilAborted(paths, options.signal), concurrency, task, noop)) {
-    yield value;
-  }
+  const stream = streamConcurrent(untilAborted(paths, options.signal), {
+    concurrency,
+    task,
+    // A read under way is not cut short: it ends soon and frees its buffers.
+    stop: options.signal ?? new SharedAbort(),
+    cancel: noop,
+  });
+  for await (const { value } of stream) yield value;
 }
 
 function noop(): void {}

@@ -16,6 +16,7 @@ const ALGORITHM_BY_LENGTH: ReadonlyMap<number, HashAlgorithm> = new Map([
 ]);
 
 const HEX = /^[0-9a-fA-F]+$/;
+const UPPER_HEX = /[A-F]/;
 
 /** The algorithm of a well-formed hex digest, or `undefined`. */
 export function algorithmOf(hash: string): HashAlgorithm | undefined {
@@ -25,7 +26,10 @@ export function algorithmOf(hash: string): HashAlgorithm | undefined {
 
 /** Shows a bad input in a message without dumping a huge or binary value. */
 function describe(input: unknown): string {
-  if (typeof input !== 'string') return `a ${input === null ? 'null' : typeof input}`;
+  if (typeof input !== 'string') {
+    const type = input === null ? 'null' : typeof input;
+    return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+  }
   const shown = JSON.stringify(input.length > 80 ? `${input.slice(0, 80)}…` : input);
   return `${shown} (${input.length} characters)`;
 }
@@ -46,5 +50,7 @@ export function normalizeHash(input: unknown): NormalizedHash {
       hash: typeof input === 'string' ? input : undefined,
     });
   }
-  return { hash: (input as string).toLowerCase(), algorithm };
+  // An input already in lower case is kept as is: a copy costs ~100 bytes per hash in a large batch.
+  const hash = input as string;
+  return { hash: UPPER_HEX.test(hash) ? hash.toLowerCase() : hash, algorithm };
 }

@@ -1,101 +1,49 @@
 import { inspect } from 'node:util';
-import type { ScanCacheOptions } from '../cache/memory-cache.js';
-import { type CacheStats, NO_CACHE_STATS, VerdictCache } from '../cache/verdict-cache.js';
+import { NO_CACHE_STATS, VerdictCache } from '../cache/verdict-cache.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
-import { type CommonClientOptions, resolveTransportSettings } from '../transport/client-options.js';
+import { optionalMs, resolveTransportSettings } from '../transport/client-options.js';
 import type { CredentialSource } from '../transport/credentials.js';
+import { withBudget } from '../transport/deadline.js';
 import type { Redactor } from '../transport/redact.js';
-import type { TransportStats } from '../transport/resilience/resilience.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
 import { isTransientStatus } from '../transport/transient-status.js';
 import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
 import type { AbortLike } from '../util/abort-like.js';
-import { isValidConcurrency, mapConcurrent, streamConcurrent } from '../util/concurrency.js';
+import { isValidConcurrency } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
-import { linkedSignal } from '../util/linked-signal.js';
-import { type ApiKey, type ApiKeyProvider, apiKeyWithRedactor, lookupRequest, noteKeyRefusal } from './api-key.js';
+import { type ApiKey, apiKeyWithRedactor, lookupRequest, noteKeyRefusal } from './api-key.js';
 import { describeScanResponse } from './auth-hint.js';
+import { scanBatch } from './batch.js';
+import { checkEntry, isOutcome } from './batch-outcome.js';
+import { callerAbortError } from './caller-abort.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { interpretScanResponse } from './interpret-response.js';
 import { notDetectedSchema } from './response-schema.js';
+import type {
+  HashScanClientOptions,
+  HashScanStats,
+  ScanIterableOptions,
+  ScanManyOptions,
+  ScanOptions,
+} from './scan-options.js';
 import { errorOutcome, type FileScanOutcome, type ScanFileOptions, scanFileWith, settleScan } from './scan-outcome.js';
 import type { IndexedScanOutcome, ScanOutcome, ScanResult } from './scan-result.js';
+import { SharedBodies } from './shared-body.js';
+import { scanStream } from './stream.js';
+import { scanFailureError } from './transport-failure.js';
 
-/**
- * Options of {@link HashScanClient}.
- *
- * @example
- * ```ts
- * const client = new HashScanClient({
- *   apiKey: process.env.HASHSCAN_API_KEY,
- *   baseUrl: 'https://hashscan.example.com',
- *   cache: { ttlMs: 60_000 },
- * })
- * ```
- */
-export interface HashScanClientOptions extends CommonClientOptions {
-  /**
-   * Platform access key, sent as the `api_key` query parameter. Keep it on
-   * your server; it is masked in every log line and error. Or a provider
-   * returning the key (or `{ apiKey, expiresAt }`), for keys that rotate:
-   * see the README's "Credential providers".
-   * @defaultValue `process.env.HASHSCAN_API_KEY`
-   */
-  readonly apiKey?: string | ApiKeyProvider;
-  /** @defaultValue `process.env.HASHSCAN_BASE_URL` */
-  readonly baseUrl?: string;
-  /**
-   * Identifier of the data source, part of every cache key so that answers
-   * of different sources never mix.
-   * @defaultValue the normalized base URL
-   */
-  readonly sourceId?: string;
-  /**
-   * Result cache; `false` turns it off. Add `store` for a second level shared by replicas (see the README's
-   * "Operating in production").
-   * @defaultValue `{ max: 10000, ttlMs: 300000, notDetectedTtlMs: 60000 }`, in-process only
-   */
-  readonly cache?: ScanCacheOptions | false;
-  /**
-   * Extra top-level fields tolerated next to the documented non-detection
-   * body. By default any other field makes the response abnormal, because
-   * the spec lists unknown or error fields among the conditions to handle
-   * defensively. Name a field here only once you know what it means.
-   * @defaultValue `[]`
-   */
-  readonly allowedExtraFields?: readonly string[];
-}
-
-/** Per-call options of {@link HashScanClient.scan}. */
-export interface ScanOptions {
-  /** Aborts this caller's wait (and the request, when no one else waits for it). */
-  readonly signal?: AbortSignal;
-}
-
-/** Progress of a batch: inputs settled so far and in all. */
-export interface ScanProgress {
-  /** Inputs settled so far, answered or failed. */
-  readonly done: number;
-  /** Inputs in the batch, duplicates included. */
-  readonly total: number;
-}
-
-/** Options of {@link HashScanClient.scanMany} and {@link HashScanClient.scanIterable}. */
-export interface ScanManyOptions extends ScanOptions {
-  /** Lookups in flight at once. @defaultValue 8 */
-  readonly concurrency?: number;
-  /** Called after each input settles (`scanMany` only). */
-  readonly onProgress?: (progress: ScanProgress) => void;
-}
+export type {
+  HashScanClientOptions,
+  HashScanStats,
+  ScanIterableOptions,
+  ScanManyOptions,
+  ScanOptions,
+  ScanProgress,
+  ScanStreamProgress,
+} from './scan-options.js';
 
 const DEFAULT_CONCURRENCY = 8;
-
-/** What {@link HashScanClient.stats} returns: the transport's counters and the cache's. */
-export interface HashScanStats extends TransportStats {
-  /** Cache counters; all zero when the cache is off. */
-  readonly cache: CacheStats;
-}
 
 /**
  * Asks the hash lookup service whether a file hash is flagged as a virus.
@@ -117,6 +65,7 @@ export class HashScanClient {
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
   readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
+  readonly #bodies = new SharedBodies();
   /** Data-source id used in cache keys. */
   readonly sourceId: string;
   /** The checked base URL. */
@@ -163,9 +112,10 @@ export class HashScanClient {
    */
   async scan(hash: string, options: ScanOptions = {}): Promise<ScanResult> {
     const query = normalizeHash(hash);
+    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
     const cached = this.#cache?.get(query.hash);
     if (cached !== undefined) return cached;
-    return this.#share(query, options.signal);
+    return this.#share(query, options.signal, totalTimeoutMs);
   }
 
   /**
@@ -185,50 +135,27 @@ export class HashScanClient {
   }
 
   /**
-   * Looks up a batch. Resolves one outcome per input, in input order; never
-   * rejects for a single bad entry (it becomes an `error` outcome). Identical
-   * hashes (in any letter case) cost one request.
+   * Looks up a batch. Resolves one outcome per index, in input order; never
+   * rejects for a single bad entry: a hole of a sparse array, a non-string or
+   * an invalid hash is an `INVALID_HASH` outcome, and nothing is sent for it.
+   * Identical hashes (in any letter case) cost one request and share one
+   * outcome object.
    */
   async scanMany(hashes: readonly string[], options: ScanManyOptions = {}): Promise<ScanOutcome[]> {
-    const concurrency = this.#concurrency(options.concurrency);
-    const outcomes = new Array<ScanOutcome>(hashes.length);
-    const positions = new Map<string, { readonly query: NormalizedHash; readonly indices: number[] }>();
-    let done = 0;
-    const settle = (indices: readonly number[], outcome: ScanOutcome): void => {
-      for (const index of indices) outcomes[index] = outcome;
-      done += indices.length;
-      options.onProgress?.({ done, total: hashes.length });
-    };
-
-    hashes.forEach((input, index) => {
-      let query: NormalizedHash;
-      try {
-        query = normalizeHash(input);
-      } catch (error) {
-        settle([index], errorOutcome(String(input), error));
-        return;
-      }
-      const seen = positions.get(query.hash);
-      if (seen === undefined) positions.set(query.hash, { query, indices: [index] });
-      else seen.indices.push(index);
-    });
-
-    const batch = linkedSignal(options.signal);
-    try {
-      await mapConcurrent([...positions.values()], concurrency, async ({ query, indices }) => {
-        settle(indices, await this.#outcomeOf(query, batch.signal));
-      });
-    } finally {
-      batch.dispose();
-    }
-    return outcomes;
+    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
+    const settings = { ...this.#batchSettings(options), onProgress: options.onProgress };
+    return scanBatch(hashes, settings, (query, signal) => this.#outcomeOf(query, signal, totalTimeoutMs));
   }
 
   /**
    * Looks up hashes from any iterable or async iterable (a file read line by
    * line, a database cursor) and yields each outcome with its input `index`
-   * as it completes. Memory stays bounded by `concurrency`, not the input
-   * size. Breaking out of the loop aborts the lookups still running.
+   * as soon as it settles, whatever the source is doing. Memory stays bounded
+   * by `concurrency`, not the input size. Non-strings are `INVALID_HASH`
+   * outcomes. Breaking out of the loop aborts the lookups still running;
+   * aborting `signal` stops pulling at once, yields the lookups in flight as
+   * `ABORTED` and ends the loop. An error thrown by the source ends the loop
+   * with that error, after the lookups already started have been yielded.
    *
    * @example
    * ```ts
@@ -239,22 +166,11 @@ export class HashScanClient {
    */
   async *scanIterable(
     hashes: Iterable<string> | AsyncIterable<string>,
-    options: Omit<ScanManyOptions, 'onProgress'> = {},
+    options: ScanIterableOptions = {},
   ): AsyncGenerator<IndexedScanOutcome, void, undefined> {
-    const concurrency = this.#concurrency(options.concurrency);
-    const stream = linkedSignal(options.signal);
-    try {
-      for await (const { index, value } of streamConcurrent(
-        hashes,
-        concurrency,
-        (input) => this.#outcome(input, stream.signal),
-        stream.abort,
-      )) {
-        yield { ...value, index };
-      }
-    } finally {
-      stream.dispose();
-    }
+    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
+    const settings = { ...this.#batchSettings(options), onProgress: options.onProgress };
+    yield* scanStream(hashes, settings, (input, signal) => this.#outcome(input, signal, totalTimeoutMs));
   }
 
   /** Forgets every verdict cached in this process (a shared store is left alone: other replicas use it). */
@@ -279,50 +195,54 @@ export class HashScanClient {
     return { baseUrl, sourceId: this.sourceId, ...transport, cache };
   }
 
-  async #outcome(input: string, signal: AbortLike | undefined): Promise<ScanOutcome> {
-    let query: NormalizedHash;
-    try {
-      query = normalizeHash(input);
-    } catch (error) {
-      return errorOutcome(String(input).toLowerCase(), error);
-    }
-    return this.#outcomeOf(query, signal);
+  /** An entry of any type (never converted to a string) as an outcome. */
+  async #outcome(input: unknown, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
+    const entry = checkEntry(input);
+    return isOutcome(entry) ? entry : this.#outcomeOf(entry, signal, totalTimeoutMs);
   }
 
   /** `scan()` of an input already normalized (batches check every input first), as an outcome. */
-  async #outcomeOf(query: NormalizedHash, signal: AbortLike | undefined): Promise<ScanOutcome> {
+  async #outcomeOf(
+    query: NormalizedHash,
+    signal: AbortLike | undefined,
+    totalTimeoutMs?: number,
+  ): Promise<ScanOutcome> {
     try {
-      return this.#cache?.get(query.hash) ?? (await this.#share(query, signal));
+      return this.#cache?.get(query.hash) ?? (await this.#share(query, signal, totalTimeoutMs));
     } catch (error) {
       return errorOutcome(query.hash, error);
     }
   }
 
-  /** Joins the lookup of `query` already under way, or starts it. */
-  #share(query: NormalizedHash, signal: AbortLike | undefined): Promise<ScanResult> {
-    return this.#inFlight.run(
+  /** Joins the lookup of `query` already under way, or starts it; waits at most `totalTimeoutMs`. */
+  #share(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanResult> {
+    const wait = withBudget(signal, totalTimeoutMs);
+    const result = this.#inFlight.run(
       query.hash,
-      (shared, progress) => this.#lookup(query, shared, progress),
-      signal,
-      ({ attempts }) =>
-        new HashScanError({
-          code: 'ABORTED',
-          message: 'the lookup was aborted by the caller',
-          hash: query.hash,
-          attempts,
-        }),
+      (shared, progress) => this.#lookup(query, shared, progress, totalTimeoutMs),
+      wait.signal,
+      ({ attempts }) => callerAbortError(query.hash, attempts, wait.signal?.reason),
     );
+    return totalTimeoutMs === undefined ? result : result.finally(wait.dispose);
   }
 
-  #concurrency(value: number | undefined): number {
-    const concurrency = value ?? DEFAULT_CONCURRENCY;
+  #batchSettings(options: ScanManyOptions | ScanIterableOptions): {
+    concurrency: number;
+    signal: AbortSignal | undefined;
+  } {
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     if (!isValidConcurrency(concurrency)) {
       throw new ConfigurationError('concurrency', 'must be a whole number from 1 to 1024');
     }
-    return concurrency;
+    return { concurrency, signal: options.signal };
   }
 
-  async #lookup(query: NormalizedHash, signal: AbortLike, progress: SharedProgress): Promise<ScanResult> {
+  async #lookup(
+    query: NormalizedHash,
+    signal: AbortLike,
+    progress: SharedProgress,
+    totalTimeoutMs: number | undefined,
+  ): Promise<ScanResult> {
     // The shared store is asked inside the shared operation: concurrent callers cost one store read.
     const stored = await this.#cache?.recall(query);
     if (stored !== undefined) return stored;
@@ -332,12 +252,15 @@ export class HashScanClient {
         return lookupRequest(this.#apiKey, query.hash, attempt);
       },
       interpret: (response) =>
-        interpretScanResponse(noteKeyRefusal(this.#apiKey, response), {
-          query,
-          notDetected: this.#notDetected,
-          redact: this.#redact,
-        }),
-      fail: (failure: TransportFailure) => new HashScanError({ ...failure, hash: query.hash }),
+        this.#bodies.share(
+          response.text,
+          interpretScanResponse(noteKeyRefusal(this.#apiKey, response), {
+            query,
+            notDetected: this.#notDetected,
+            redact: this.#redact,
+          }),
+        ),
+      fail: (failure: TransportFailure) => scanFailureError(failure, query.hash),
       // Time-outs, network failures and 408/429/5xx only: a normal answer, an
       // abnormal structure or a hit will not change on a second try (spec part 8).
       isRetryable: (error) =>
@@ -346,6 +269,7 @@ export class HashScanClient {
           error.code === 'NETWORK' ||
           (error.code === 'HTTP_STATUS' && isTransientStatus(error.status))),
       signal,
+      totalTimeoutMs,
     };
     const result = await this.#transport.send(exchange);
     await this.#cache?.set(result);

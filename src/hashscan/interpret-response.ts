@@ -1,4 +1,5 @@
 import { HashScanError } from '../errors/hash-scan-error.js';
+import { type DuplicateKey, type JsonObject, parseStrictJson, StrictJsonError } from '../json/strict-parse.js';
 import type { Redactor } from '../transport/redact.js';
 import { parseRetryAfter } from '../transport/retry-after.js';
 import type { IncomingResponse } from '../transport/transport.js';
@@ -7,7 +8,8 @@ import type { NormalizedHash } from './hash-algorithm.js';
 import {
   describeIssues,
   HIT_FIELDS,
-  jsonObject,
+  isDocumentedNonDetection,
+  isJsonObject,
   type notDetectedSchema,
   sourceSchema,
   threatDataFields,
@@ -22,14 +24,6 @@ export interface InterpretContext {
 }
 
 const BODY_EXCERPT = 512;
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
 
 /**
  * Turns one HTTP response into a verdict, following the spec's defensive
@@ -63,25 +57,36 @@ export function interpretScanResponse(response: IncomingResponse, context: Inter
     throw fail('HTTP_STATUS', `the service answered HTTP ${response.status}${hint === undefined ? '' : `: ${hint}`}`);
   }
 
-  let parsed: unknown;
+  // One strict read: repeated keys reported, `__proto__` an ordinary field,
+  // depth bounded, every object and array frozen as it closes (so `raw` is
+  // deeply frozen without a recursive walk).
+  let value: unknown;
+  let duplicates: readonly DuplicateKey[];
   try {
-    parsed = JSON.parse(response.text);
-  } catch {
+    ({ value, duplicates } = parseStrictJson(response.text, { freeze: true }));
+  } catch (error) {
+    if (error instanceof StrictJsonError && error.kind === 'depth') {
+      throw fail('INVALID_RESPONSE', `the response body is ${error.message}`, ['body: nested too deep']);
+    }
     throw fail('INVALID_JSON', 'the response body is not valid JSON');
   }
-  // Fast path for the common answer: the documented non-detection, validated
-  // whole by the same strict zod schema as below, in one pass. Everything else
-  // (a hit, an anomaly) goes through the checks one by one for its precise
-  // outcome. A `__proto__` key, which the object check below drops from `raw`,
-  // takes the long way too, so `raw` is the same either way.
-  const documented = context.notDetected.safeParse(parsed);
-  if (documented.success && !Object.hasOwn(parsed as object, '__proto__')) {
-    return notDetected(deepFreeze(parsed as Record<string, unknown>), documented.data.message, query);
+  // Fast path for the common answer: exactly the documented non-detection
+  // (what the strict schema below accepts), in one pass. Everything else (a
+  // hit, an anomaly, a repeated key) goes through the checks one by one for
+  // its precise outcome.
+  if (duplicates.length === 0 && isDocumentedNonDetection(value, context.notDetected)) {
+    const body = value as JsonObject;
+    return notDetected(body, body.message as string, query);
   }
 
-  const object = jsonObject.safeParse(parsed);
-  if (!object.success) throw fail('INVALID_RESPONSE', 'the response body is not a JSON object');
-  const body = deepFreeze(object.data);
+  if (!isJsonObject(value)) throw fail('INVALID_RESPONSE', 'the response body is not a JSON object');
+  const body = value;
+  if (duplicates.length > 0) {
+    // A body that says a key twice said two things; only a hit it claims is believed (fail closed).
+    const issues = describeDuplicates(duplicates);
+    if (claimsHit(body, duplicates)) return malicious(body, query, issues);
+    throw fail('INVALID_RESPONSE', `the response repeats a field: ${issues.join('; ')}`, issues);
+  }
 
   if (typeof body.status !== 'string') {
     throw fail('INVALID_RESPONSE', '`status` is missing or not a string', ['status: expected string']);
@@ -108,8 +113,11 @@ function notDetected(raw: Readonly<Record<string, unknown>>, message: string, qu
 }
 
 /** A hit is a hit: whatever else is wrong only adds to `anomalies` (fail closed). */
-function malicious(body: Readonly<Record<string, unknown>>, query: NormalizedHash): MaliciousResult {
-  const anomalies: string[] = [];
+function malicious(
+  body: Readonly<Record<string, unknown>>,
+  query: NormalizedHash,
+  anomalies: string[] = [],
+): MaliciousResult {
   const unexpected = Object.keys(body).filter((key) => !HIT_FIELDS.has(key));
   if (unexpected.length > 0)
     anomalies.push(`unexpected field${unexpected.length > 1 ? 's' : ''} ${unexpected.join(', ')}`);
@@ -118,15 +126,15 @@ function malicious(body: Readonly<Record<string, unknown>>, query: NormalizedHas
   if (!source.success) anomalies.push(...describeIssues(source.error.issues, 'source'));
 
   let data: ThreatData | undefined;
-  const rawData = jsonObject.safeParse(body.data);
-  if (rawData.success) {
+  const rawData = body.data;
+  if (isJsonObject(rawData)) {
     const fields: Record<string, string> = {};
     for (const [name, schema] of Object.entries(threatDataFields)) {
-      const field = schema.safeParse(rawData.data[name]);
+      const field = schema.safeParse(rawData[name]);
       if (field.success) fields[name] = field.data;
       else anomalies.push(...describeIssues(field.error.issues, `data.${name}`));
     }
-    const extra = Object.keys(rawData.data).filter((key) => !(key in threatDataFields));
+    const extra = Object.keys(rawData).filter((key) => !(key in threatDataFields));
     if (extra.length > 0) anomalies.push(`data: unexpected field${extra.length > 1 ? 's' : ''} ${extra.join(', ')}`);
     const own = fields[query.algorithm];
     if (own !== undefined && own !== query.hash) {
@@ -146,4 +154,27 @@ function malicious(body: Readonly<Record<string, unknown>>, query: NormalizedHas
     anomalies: Object.freeze(anomalies),
     raw: body,
   });
+}
+
+const LISTED_DUPLICATES = 8;
+
+/** `data.md5: repeated field` for the first few repeated keys (a hostile body may repeat thousands). */
+function describeDuplicates(duplicates: readonly DuplicateKey[]): string[] {
+  const lines = duplicates
+    .slice(0, LISTED_DUPLICATES)
+    .map(({ path, key }) => `${[...path, key].join('.').slice(0, 128)}: repeated field`);
+  const more = duplicates.length - LISTED_DUPLICATES;
+  if (more > 0) lines.push(`${more} more repeated field${more > 1 ? 's' : ''}`);
+  return lines;
+}
+
+/**
+ * Whether a body with repeated keys claims a hit: every top-level `status`
+ * it gives is `"success"` and one of its top-level `is_virus` is `true`.
+ * Such a body is a hit with the repetitions as anomalies; any other is abnormal.
+ */
+function claimsHit(body: Readonly<Record<string, unknown>>, duplicates: readonly DuplicateKey[]): boolean {
+  const given = (key: string): readonly unknown[] =>
+    duplicates.find((duplicate) => duplicate.path.length === 0 && duplicate.key === key)?.values ?? [body[key]];
+  return given('status').every((status) => status === 'success') && given('is_virus').includes(true);
 }

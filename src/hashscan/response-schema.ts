@@ -20,8 +20,13 @@ export const threatDataFields = {
   last_seen: seenAt,
 } as const;
 
-/** Any JSON object: the first thing a body must be. */
-export const jsonObject = z.record(z.string(), z.unknown());
+/**
+ * Any JSON object: the first thing a body must be. Checked in place, not
+ * copied: a copy (such as `z.record` makes) would drop a `__proto__` field.
+ */
+export function isJsonObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** `source` on a hit: a non-empty identifier. */
 export const sourceSchema = z.string().min(1, 'expected a non-empty string');
@@ -38,6 +43,21 @@ export function notDetectedSchema(allowedExtraFields: readonly string[]) {
     is_virus: z.literal(false),
     message: z.string(),
   });
+}
+
+/**
+ * Whether `value` is exactly what `schema` (from {@link notDetectedSchema})
+ * accepts, checked by hand: the one answer almost every lookup gets, so it
+ * skips zod's general machinery. It accepts nothing the schema refuses
+ * (property-tested); whatever it refuses goes through the schema for a precise issue.
+ */
+export function isDocumentedNonDetection(value: unknown, schema: ReturnType<typeof notDetectedSchema>): boolean {
+  if (!isJsonObject(value) || value.status !== 'success' || value.is_virus !== false) return false;
+  if (typeof value.message !== 'string') return false;
+  const { shape } = schema;
+  // `for…in` sees own `__proto__` members too, and inherited enumerable ones (then the schema decides).
+  for (const key in value) if (!Object.hasOwn(shape, key)) return false;
+  return true;
 }
 
 /** The fields a textbook hit has; anything else on a hit is reported as an anomaly. */

@@ -1,4 +1,5 @@
 import { SmsError, type SmsErrorCode, type SmsErrorInit, type SmsOutcome } from '../errors/sms-error.js';
+import { parseStrictJson, StrictJsonError } from '../json/strict-parse.js';
 import type { Redactor } from '../transport/redact.js';
 import { parseRetryAfter } from '../transport/retry-after.js';
 import type { IncomingResponse } from '../transport/transport.js';
@@ -21,9 +22,20 @@ const BODY_EXCERPT = 512;
 function readBody(text: string): { response: SendSmsResponse } | { issues: string[] } {
   let json: unknown;
   try {
-    json = JSON.parse(text);
-  } catch {
-    return { issues: ['body: not valid JSON'] };
+    const read = parseStrictJson(text);
+    // `"Code":"OK","Code":"isv.…"` said two things: neither is believed.
+    if (read.duplicates.length > 0) {
+      return {
+        issues: read.duplicates.slice(0, 8).map(({ path, key }) => `${[...path, key].join('.')}: repeated field`),
+      };
+    }
+    json = read.value;
+  } catch (error) {
+    return {
+      issues: [
+        error instanceof StrictJsonError && error.kind === 'depth' ? 'body: nested too deep' : 'body: not valid JSON',
+      ],
+    };
   }
   const parsed = sendSmsResponseSchema.safeParse(json);
   return parsed.success ? { response: parsed.data } : { issues: describeResponseIssues(parsed.error) };

@@ -1,3 +1,4 @@
+import { isBudgetMs } from '../transport/deadline.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { invalidParameter } from './invalid-parameter.js';
 import type { SmsMethod } from './outgoing-request.js';
@@ -10,6 +11,8 @@ export interface CheckedSendOptions {
   readonly method: SmsMethod;
   /** An `AbortSignal`, or a polyfill's signal with the same shape (all the transport uses of it). */
   readonly signal: AbortSignal | undefined;
+  /** This send's budget, overriding the client's `totalTimeoutMs`. */
+  readonly totalTimeoutMs: number | undefined;
 }
 
 /** An `AbortSignal`, or anything shaped like one (a polyfill's), as the transport uses it. */
@@ -25,12 +28,13 @@ function isAbortLike(value: unknown): value is AbortLike {
 
 /**
  * Checks the second argument of `send()`: `undefined` or an object with an
- * optional `method` (`GET`/`POST`) and an optional `signal`.
+ * optional `method` (`GET`/`POST`), an optional `signal` and an optional
+ * `totalTimeoutMs`.
  *
- * @throws {SmsError} `InvalidParameter` naming `options`, `method` or `signal`; nothing is sent.
+ * @throws {SmsError} `InvalidParameter` naming `options`, `method`, `signal` or `totalTimeoutMs`; nothing is sent.
  */
 export function checkSendOptions(options: unknown, defaultMethod: SmsMethod): CheckedSendOptions {
-  if (options === undefined) return { method: defaultMethod, signal: undefined };
+  if (options === undefined) return { method: defaultMethod, signal: undefined, totalTimeoutMs: undefined };
   if (typeof options !== 'object' || options === null) throw invalidParameter('options', 'must be an object');
   const method = readField(options, 'method', 'method') ?? defaultMethod;
   if (!METHODS.has(method)) throw invalidParameter('method', 'must be "GET" or "POST"');
@@ -38,5 +42,9 @@ export function checkSendOptions(options: unknown, defaultMethod: SmsMethod): Ch
   if (signal !== undefined && !guarded('signal', () => isAbortLike(signal))) {
     throw invalidParameter('signal', 'must be an AbortSignal');
   }
-  return { method: method as SmsMethod, signal: signal as AbortSignal | undefined };
+  const totalTimeoutMs = readField(options, 'totalTimeoutMs', 'totalTimeoutMs');
+  if (totalTimeoutMs !== undefined && !isBudgetMs(totalTimeoutMs)) {
+    throw invalidParameter('totalTimeoutMs', 'must be a whole number of milliseconds between 1 and 2147483647');
+  }
+  return { method: method as SmsMethod, signal: signal as AbortSignal | undefined, totalTimeoutMs };
 }

@@ -7,6 +7,7 @@ import {
   resolveTransportSettings,
 } from '../transport/client-options.js';
 import type { CredentialSource } from '../transport/credentials.js';
+import { startDeadline } from '../transport/deadline.js';
 import { emitLine, type Logger } from '../transport/logger.js';
 import type { Redactor } from '../transport/redact.js';
 import type { TransportStats } from '../transport/resilience/resilience.js';
@@ -117,8 +118,16 @@ export interface SendSmsOptions {
   /**
    * Aborts the send. An abort after the request was written rejects with
    * `ABORTED` and `outcome: 'unknown'`: the service may still deliver it.
+   * A signal aborted with a `TimeoutError` (`AbortSignal.timeout()`) rejects
+   * with `TIMEOUT` instead (same `outcome` rule).
    */
   readonly signal?: AbortSignal;
+  /**
+   * Budget of this send, every attempt and back-off included, in ms;
+   * rejects `TIMEOUT` when spent. Overrides the client's `totalTimeoutMs`.
+   * @defaultValue the client's `totalTimeoutMs`
+   */
+  readonly totalTimeoutMs?: number;
 }
 
 function configString(value: string, option: string): string {
@@ -153,6 +162,7 @@ export class SmsClient {
   readonly #logger: Logger;
   readonly #clock = new ClockOffset();
   readonly #retryUnknownOutcome: boolean;
+  readonly #totalTimeoutMs: number | undefined;
   readonly #summary: TransportSummary;
   /** The checked base URL. */
   readonly baseUrl: string;
@@ -176,6 +186,7 @@ export class SmsClient {
     });
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
     this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse, trackWrites: true });
+    this.#totalTimeoutMs = settings.totalTimeoutMs;
     this.#logger = settings.logger;
     this.baseUrl = settings.baseUrl;
     this.#summary = summarizeTransport(settings);
@@ -236,11 +247,17 @@ export class SmsClient {
    * @throws {SmsError} for every other outcome; read `code` and `outcome`.
    */
   async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
-    const { method, signal } = checkSendOptions(options, this.method);
+    const { method, signal, totalTimeoutMs } = checkSendOptions(options, this.method);
     const params = toSendParams(request);
     const state = newSendState();
+    // One budget for the whole send, re-signed round included.
+    const budget = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
+    const round = () => ({
+      ...sendExchange(this.#deps, method, params, state, signal),
+      totalTimeoutMs: budget?.remaining(),
+    });
     try {
-      return await this.#transport.send(sendExchange(this.#deps, method, params, state, signal));
+      return await this.#transport.send(round());
     } catch (error) {
       // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
       if (!resignsOnce(error) || signal?.aborted) throw error;
@@ -250,7 +267,7 @@ export class SmsClient {
         clockOffsetMs: this.#clock.offsetMs,
       });
       state.attemptsBefore = state.attempts;
-      return this.#transport.send(sendExchange(this.#deps, method, params, state, signal));
+      return this.#transport.send(round());
     }
   }
 

@@ -10,6 +10,26 @@ import type { TransportFailure } from '../transport/transport.js';
 export function sendFailureError(failure: TransportFailure, mayHaveSent: boolean): SmsError {
   const reached = failure.phase === 'unknown';
   const outcome = reached || mayHaveSent ? 'unknown' : 'not_sent';
+  if (failure.code === 'RESPONSE_TOO_LARGE') {
+    // The service answered, so the request reached it: the message may have gone out.
+    return new SmsError({
+      code: 'INVALID_RESPONSE',
+      outcome: 'unknown',
+      message: `${failure.message}; the message may have been sent`,
+      attempts: failure.attempts,
+      ...(failure.status !== undefined && { status: failure.status }),
+      issues: ['body: larger than maxResponseBytes'],
+    });
+  }
+  if (failure.code === 'TIMEOUT' && failure.budgetSpent === true) {
+    return new SmsError({
+      code: 'TIMEOUT',
+      outcome,
+      message: `${failure.message}; ${outcome === 'unknown' ? 'the message may have been sent' : 'nothing was sent'}`,
+      cause: failure.cause,
+      attempts: failure.attempts,
+    });
+  }
   if (failure.code === 'ABORTED' || failure.code === 'CIRCUIT_OPEN') {
     return new SmsError({
       code: failure.code,

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { parseBaseUrl } from './base-url.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './body-limit.js';
 import type { UndiciDispatcher } from './dispatcher.js';
 import { type Logger, silentLogger } from './logger.js';
 import type { Redactor } from './redact.js';
@@ -18,6 +19,31 @@ export interface CommonClientOptions extends ResilienceOptions {
   readonly baseUrl?: string;
   /** Time-out of each attempt (headers and whole body), in ms. @defaultValue 10000 */
   readonly timeoutMs?: number;
+  /**
+   * Budget of a whole call, every attempt and back-off included, in ms. Each
+   * attempt's `timeoutMs` is cut to what is left, and a back-off that would
+   * end past the budget is not waited for (the last attempt's error stands).
+   * Running out rejects with `TIMEOUT` (SMS: `TIMEOUT`, with `outcome` saying
+   * whether the message may have gone out) and the attempts made. Per-call
+   * options can override it. A caller's `signal` aborted with a
+   * `TimeoutError` (as `AbortSignal.timeout()` does) is reported the same way.
+   * @defaultValue none: a call lasts at most about `(retries + 1) × timeoutMs` plus back-off
+   * @example
+   * ```ts
+   * new SmsClient({ timeoutMs: 5_000, totalTimeoutMs: 15_000 }) // answer an upload within 15 s
+   * ```
+   */
+  readonly totalTimeoutMs?: number;
+  /**
+   * Most bytes a response body may hold, counted after decoding
+   * (`Content-Encoding`), so a gzip bomb or an endless body costs at most
+   * about this much memory. A `Content-Length` announcing more is refused
+   * before the body is read. Past it the connection is cut and the call
+   * rejects, without retry: `INVALID_RESPONSE` (both clients; SMS outcome
+   * `unknown`), with a message naming the limit.
+   * @defaultValue 1048576 (1 MiB; a real answer is a few hundred bytes)
+   */
+  readonly maxResponseBytes?: number;
   /** Retries of transient failures; `false` for a single attempt. @defaultValue `{ retries: 2, minDelayMs: 500, maxDelayMs: 8000 }` */
   readonly retry?: RetryOptions | false;
   /**
@@ -64,6 +90,19 @@ export function positiveMs(value: number | undefined, option: string, fallback: 
   return value;
 }
 
+/** An optional budget in ms: absent stays absent, anything else must be a valid time-out. */
+export function optionalMs(value: number | undefined, option: string): number | undefined {
+  return value === undefined ? undefined : positiveMs(value, option, 0);
+}
+
+function byteLimit(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new ConfigurationError('maxResponseBytes', 'must be a whole number of bytes >= 1');
+  }
+  return value;
+}
+
 /** Checks the shared options and builds the transport settings of one client. */
 export function resolveTransportSettings(
   options: CommonClientOptions,
@@ -88,6 +127,8 @@ export function resolveTransportSettings(
   return {
     baseUrl: parseBaseUrl(requiredSetting(options.baseUrl, 'baseUrl', context.baseUrlEnv)),
     timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
+    totalTimeoutMs: optionalMs(options.totalTimeoutMs, 'totalTimeoutMs'),
+    maxResponseBytes: byteLimit(options.maxResponseBytes),
     retry: resolveRetry(options.retry),
     fetch: options.fetch,
     dispatcher,

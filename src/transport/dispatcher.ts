@@ -54,9 +54,9 @@ export interface DispatchResponse {
   readonly statusCode: number;
   /** Response headers, lower-case names; repeated ones as arrays. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The response body, read whole. */
-  readonly body: {
-    /** Reads the whole body as UTF-8 text (a leading BOM dropped, as `fetch` does). */
-    text(): Promise<string>;
-  };
+  /**
+   * The response body: undici's `BodyReadable`, read chunk by chunk so that
+   * its size is counted (`maxResponseBytes`); leaving early destroys it.
+   */
+  readonly body: AsyncIterable<Uint8Array>;
 }

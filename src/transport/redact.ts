@@ -1,3 +1,4 @@
+import { describeThrown } from '../util/describe-thrown.js';
 import { followSecrets, SecretSet } from './secret-set.js';
 
 /** How the value of a sensitive parameter is shown in logs and errors. */
@@ -94,7 +95,7 @@ function decodeSafe(value: string): string {
  * third-party errors (ky's carry the full URL) never reach the caller raw.
  */
 export function redactError(error: unknown, redact: Redactor, depth = 0): Error {
-  const source = error instanceof Error ? error : new Error(String(error));
+  const source = error instanceof Error ? error : new Error(describeThrown(error));
   const cause = depth < 4 && source.cause !== undefined ? redactError(source.cause, redact, depth + 1) : undefined;
   const copy = new Error(redact(source.message), cause === undefined ? undefined : { cause });
   Object.defineProperty(copy, 'name', { value: source.name, enumerable: false, configurable: true });

@@ -1,5 +1,6 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { SharedAbort } from '../util/abort-like.js';
+import { ResponseTooLargeError, readNodeBody, readWebBody, refuseAnnounced } from './body-limit.js';
 import type { DispatchOptions, DispatchResponse } from './dispatcher.js';
 import { DispatchFailure, type WriteTrackingDispatcher } from './request-written.js';
 import type { FetchLike, IncomingResponse, OutgoingRequest, ResponseHeaders } from './transport.js';
@@ -34,6 +35,7 @@ function headersOf(request: OutgoingRequest): Record<string, string> {
  */
 export function kySender(
   custom: FetchLike | undefined,
+  maxBytes: number,
 ): (url: string, request: OutgoingRequest, attempt: number) => Sending {
   const client = ky.create({
     retry: 0,
@@ -43,7 +45,7 @@ export function kySender(
     redirect: 'manual',
     ...(custom !== undefined && { headers: BASE_HEADERS }),
   });
-  return (url, request, attempt) => sendWithKy(client, custom, url, request, attempt);
+  return (url, request, attempt) => sendWithKy(client, custom, url, request, attempt, maxBytes);
 }
 
 /**
@@ -55,7 +57,8 @@ export function kySender(
  * and its headers go to `fetch` directly, whose `Request` follows that signal
  * alone and carries those headers: one signal per attempt is the SDK's whole
  * addition. A custom `fetch` may read only the `Request` it is given, so it
- * gets the signal and headers through ky as before.
+ * gets the signal and headers through ky as before. The body is read
+ * counted, at most `maxBytes` once decoded; past it the connection is cut.
  */
 function sendWithKy(
   client: KyInstance,
@@ -63,6 +66,7 @@ function sendWithKy(
   url: string,
   request: OutgoingRequest,
   attempt: number,
+  maxBytes: number,
 ): Sending {
   const controller = new AbortController();
   const { signal } = controller;
@@ -76,8 +80,14 @@ function sendWithKy(
     options.signal = signal;
   }
   const response = client(url, options).then(async (res): Promise<IncomingResponse> => {
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, text, attempt };
+    try {
+      refuseAnnounced(res.headers.get('content-length'), maxBytes, res.status);
+      const text = await readWebBody(res.body, maxBytes, res.status);
+      return { status: res.status, headers: res.headers, text, attempt };
+    } catch (error) {
+      if (error instanceof ResponseTooLargeError) controller.abort(error);
+      throw error;
+    }
   });
   return { response, abort: (reason) => controller.abort(reason) };
 }
@@ -105,6 +115,7 @@ export function sendWithDispatcher(
   target: DispatchTarget,
   request: OutgoingRequest,
   attempt: number,
+  maxBytes: number,
 ): Sending {
   const signal = new SharedAbort();
   const options: DispatchOptions = {
@@ -116,13 +127,16 @@ export function sendWithDispatcher(
     maxRedirections: 0,
     signal,
   };
-  return { response: dispatchWhole(dispatcher, options, attempt), abort: (reason) => signal.abort(reason) };
+  const abort = (reason: unknown): void => signal.abort(reason);
+  return { response: dispatchWhole(dispatcher, options, attempt, maxBytes, abort), abort };
 }
 
 async function dispatchWhole(
   { dispatcher, written }: WriteTrackingDispatcher,
   options: DispatchOptions,
   attempt: number,
+  maxBytes: number,
+  abort: (reason: unknown) => void,
 ): Promise<IncomingResponse> {
   let response: DispatchResponse;
   try {
@@ -132,8 +146,15 @@ async function dispatchWhole(
   }
   let text: string;
   try {
-    text = await response.body.text();
+    const length = response.headers['content-length'];
+    refuseAnnounced(typeof length === 'string' ? length : undefined, maxBytes, response.statusCode);
+    text = await readNodeBody(response.body, maxBytes, response.statusCode);
   } catch (error) {
+    if (error instanceof ResponseTooLargeError) {
+      // Cuts the connection: the rest of the body is never read.
+      abort(error);
+      throw error;
+    }
     throw new DispatchFailure('terminated', error, written(options));
   }
   return { status: response.statusCode, headers: new RawHeaders(response.headers), text, attempt };

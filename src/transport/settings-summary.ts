@@ -11,6 +11,10 @@ export interface TransportSummary {
   readonly baseUrl: string;
   /** Time-out of each attempt, in ms. */
   readonly timeoutMs: number;
+  /** Budget of a whole call, in ms; absent when there is none. */
+  readonly totalTimeoutMs?: number;
+  /** Most bytes a decoded response body may hold. */
+  readonly maxResponseBytes: number;
   /** Retries of transient failures, or `false` for one attempt. */
   readonly retry: ResolvedRetry | false;
   /** How requests go out: `fetch` (global, looked up per request), a `custom fetch`, or an undici `dispatcher`. */
@@ -25,6 +29,8 @@ export function summarizeTransport(settings: TransportSettings): TransportSummar
   return {
     baseUrl: settings.baseUrl,
     timeoutMs: settings.timeoutMs,
+    ...(settings.totalTimeoutMs !== undefined && { totalTimeoutMs: settings.totalTimeoutMs }),
+    maxResponseBytes: settings.maxResponseBytes,
     retry:
       retry.retries === 0
         ? false

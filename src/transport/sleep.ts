@@ -1,4 +1,5 @@
 import type { AbortLike } from '../util/abort-like.js';
+import { onAbort as subscribe } from '../util/abort-subscriptions.js';
 
 /**
  * Waits `ms`, or rejects with `onAbort()` as soon as `signal` aborts, so a
@@ -10,14 +11,18 @@ export function sleep(ms: number, signal: AbortLike | undefined, onAbort: () => 
       reject(onAbort());
       return;
     }
-    const abort = (): void => {
-      clearTimeout(timer);
-      reject(onAbort());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // One listener per signal, however many waits share it (see onAbort).
+    const unsubscribe =
+      signal === undefined
+        ? undefined
+        : subscribe(signal, () => {
+            clearTimeout(timer);
+            reject(onAbort());
+          });
+    timer = setTimeout(() => {
+      unsubscribe?.();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', abort, { once: true });
   });
 }

@@ -1,5 +1,8 @@
 import pRetry, { AbortError } from 'p-retry';
 import type { AbortLike } from '../util/abort-like.js';
+import { onAbort } from '../util/abort-subscriptions.js';
+import { ResponseTooLargeError, tooLargeFailure } from './body-limit.js';
+import { callerAbortFailure, type Deadline, overBudgetFailure, startDeadline } from './deadline.js';
 import type { UndiciDispatcher } from './dispatcher.js';
 import { attemptLine, type DescribeResponse, emitLine, type LogFields, type Logger, silentLogger } from './logger.js';
 import { classifyNetworkFailure, type FailurePhase } from './network-failure.js';
@@ -24,6 +27,10 @@ export interface TransportSettings {
   /** Checked base URL without trailing slash (see `parseBaseUrl`). */
   readonly baseUrl: string;
   readonly timeoutMs: number;
+  /** Budget of a whole call, attempts and back-off included; `undefined` for none. */
+  readonly totalTimeoutMs: number | undefined;
+  /** Most bytes a decoded response body may hold. */
+  readonly maxResponseBytes: number;
   readonly retry: ResolvedRetry;
   readonly fetch: FetchLike | undefined;
   /** Sends with undici's `dispatcher.request()` instead of `fetch` (opt-in, never with `fetch`). */
@@ -71,8 +78,11 @@ export interface IncomingResponse {
 
 /** Why no complete response could be had. */
 export interface TransportFailure {
-  /** `CIRCUIT_OPEN`: the circuit breaker refused the attempt; nothing was sent. */
-  readonly code: 'TIMEOUT' | 'NETWORK' | 'ABORTED' | 'CIRCUIT_OPEN';
+  /**
+   * `RESPONSE_TOO_LARGE`: the body passed `maxResponseBytes` (see `status`); the connection was cut.
+   * `CIRCUIT_OPEN`: the circuit breaker refused the attempt; nothing was sent.
+   */
+  readonly code: 'TIMEOUT' | 'NETWORK' | 'ABORTED' | 'RESPONSE_TOO_LARGE' | 'CIRCUIT_OPEN';
   /** Redacted, human-readable. */
   readonly message: string;
   /** Redacted copy of the underlying error chain. */
@@ -81,6 +91,13 @@ export interface TransportFailure {
   readonly attempts: number;
   /** Whether the request may have reached the server. */
   readonly phase: FailurePhase;
+  /** HTTP status of the response whose body was too large. */
+  readonly status?: number | undefined;
+  /**
+   * Set on a `TIMEOUT` that ends the call: its budget (`totalTimeoutMs`) ran
+   * out, or the caller's signal timed out. Unset on one attempt's time-out.
+   */
+  readonly budgetSpent?: boolean | undefined;
 }
 
 /** How a client drives one logical call through the transport. */
@@ -98,6 +115,8 @@ export interface Exchange<T> {
   /** Whether an error thrown by `interpret` or `fail` may be retried. */
   isRetryable(error: unknown): boolean;
   readonly signal?: AbortLike | undefined;
+  /** This call's budget, overriding the client's `totalTimeoutMs`. */
+  readonly totalTimeoutMs?: number | undefined;
 }
 
 /** Errors may carry a server-requested delay (from `Retry-After`). */
@@ -126,13 +145,13 @@ export class Transport {
     this.#settings = settings;
     this.#resilience = new Resilience(settings.resilience);
     this.#logs = settings.logger !== silentLogger;
-    const { dispatcher } = settings;
+    const { dispatcher, maxResponseBytes } = settings;
     if (dispatcher === undefined) {
-      this.#start = kySender(settings.fetch);
+      this.#start = kySender(settings.fetch, maxResponseBytes);
     } else {
       const target = dispatchTarget(settings.baseUrl);
       const tracked = settings.trackWrites ? trackRequestWrites(dispatcher) : untrackedDispatcher(dispatcher);
-      this.#start = (_url, request, attempt) => sendWithDispatcher(tracked, target, request, attempt);
+      this.#start = (_url, request, attempt) => sendWithDispatcher(tracked, target, request, attempt, maxResponseBytes);
     }
   }
 
@@ -140,12 +159,11 @@ export class Transport {
   async send<T>(exchange: Exchange<T>): Promise<T> {
     const { retry } = this.#settings;
     const { signal } = exchange;
+    const deadline = startDeadline(exchange.totalTimeoutMs ?? this.#settings.totalTimeoutMs);
     let attempts = 0;
     const aborted = (): Error =>
       exchange.fail({
-        code: 'ABORTED',
-        message: 'the request was aborted by the caller',
-        cause: signal?.reason instanceof Error ? redactError(signal.reason, this.#settings.redact) : undefined,
+        ...callerAbortFailure(signal?.reason, this.#settings.redact),
         attempts,
         // Only requests that surely never reached the server are retried, so
         // an abort during back-off or before the first attempt sent nothing.
@@ -157,13 +175,15 @@ export class Transport {
       // The pre-attempt gate: a 429 pause or the rate limit, then the circuit breaker.
       const held = this.#resilience.pass(signal, aborted);
       if (held !== undefined) await held.catch((error: Error) => Promise.reject(new AbortError(error)));
+      if (deadline?.expired) throw new AbortError(exchange.fail(overBudgetFailure(deadline, attempts, 'connect')));
       const refused = this.#resilience.enter(attempts);
       if (refused !== undefined) throw new AbortError(exchange.fail(refused));
       attempts = attempt;
       try {
-        return exchange.interpret(this.#resilience.answered(await this.#attempt(exchange, attempt)));
+        return exchange.interpret(this.#resilience.answered(await this.#attempt(exchange, attempt, deadline)));
       } catch (error) {
-        if (retry.retries > 0 && exchange.isRetryable(error)) throw error;
+        // Once the budget is spent, nothing is retried.
+        if (retry.retries > 0 && exchange.isRetryable(error) && !deadline?.expired) throw error;
         throw new AbortError(error as Error);
       }
     };
@@ -188,7 +208,8 @@ export class Transport {
       // end at once when the caller aborts.
       shouldRetry: async ({ error, retriesConsumed }) => {
         const delay = retryDelay(retriesConsumed, (error as RetryHint).retryAfterMs, retry);
-        if (delay === undefined) return false;
+        // A back-off that ends past the budget leaves no time to try: the last error stands.
+        if (delay === undefined || (deadline !== undefined && delay >= deadline.remaining())) return false;
         // The retry budget and the circuit breaker get a say; p-retry still owns the loop.
         const cost = this.#resilience.spendRetry(error);
         if (cost === undefined) return false;
@@ -216,8 +237,12 @@ export class Transport {
   }
 
   /** One attempt: the response with its whole body, under one time-out. */
-  async #attempt(exchange: Exchange<unknown>, attempt: number): Promise<IncomingResponse> {
-    const { timeoutMs, baseUrl } = this.#settings;
+  async #attempt(
+    exchange: Exchange<unknown>,
+    attempt: number,
+    deadline: Deadline | undefined,
+  ): Promise<IncomingResponse> {
+    const { baseUrl } = this.#settings;
     const { signal } = exchange;
     const built = exchange.build(attempt);
     // Awaited only when pending, so fixed credentials add no tick to an attempt.
@@ -225,8 +250,7 @@ export class Transport {
       built instanceof Promise
         ? await untilAborted(built, signal, () =>
             exchange.fail({
-              code: 'ABORTED',
-              message: 'the request was aborted by the caller',
+              ...callerAbortFailure(signal?.reason, this.#settings.redact),
               cause: undefined,
               attempts: attempt - 1,
               phase: 'connect',
@@ -234,9 +258,12 @@ export class Transport {
           )
         : built;
     const url = baseUrl + request.path;
+    // The attempt's own time-out, cut to what is left of the call's budget.
+    const left = deadline?.remaining() ?? Number.POSITIVE_INFINITY;
+    const timeoutMs = Math.min(this.#settings.timeoutMs, left);
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let onCallerAbort: (() => void) | undefined;
+    let unsubscribe: (() => void) | undefined;
     const started = this.#logs ? performance.now() : 0;
 
     try {
@@ -244,7 +271,7 @@ export class Transport {
       const response = await new Promise<IncomingResponse>((resolve, reject) => {
         const sending = this.#start(url, request, attempt);
         sending.response.then(resolve, reject);
-        onCallerAbort = (): void => {
+        const onCallerAbort = (): void => {
           sending.abort(signal?.reason);
           reject(new Error('aborted'));
         };
@@ -253,7 +280,7 @@ export class Transport {
           sending.abort(new Error('timed out'));
           reject(new Error('timed out'));
         }, timeoutMs);
-        signal?.addEventListener('abort', onCallerAbort, { once: true });
+        if (signal !== undefined) unsubscribe = onAbort(signal, onCallerAbort);
       });
       this.#log(response.status < 300 ? 'debug' : 'warn', request.method, url, attempt, started, {
         status: response.status,
@@ -261,16 +288,25 @@ export class Transport {
       });
       return response;
     } catch (error) {
-      const failure = this.#failure(error, attempt, timedOut, signal?.aborted === true);
+      const failure =
+        timedOut && deadline !== undefined && timeoutMs === left
+          ? overBudgetFailure(deadline, attempt, 'unknown')
+          : this.#failure(error, attempt, timedOut, signal?.reason, signal?.aborted === true);
       this.#log('warn', request.method, url, attempt, started, { code: failure.code });
       throw this.#resilience.failed(failure.code, exchange.fail(failure));
     } finally {
       clearTimeout(timer);
-      if (onCallerAbort !== undefined) signal?.removeEventListener('abort', onCallerAbort);
+      unsubscribe?.();
     }
   }
 
-  #failure(error: unknown, attempts: number, timedOut: boolean, callerAborted: boolean): TransportFailure {
+  #failure(
+    error: unknown,
+    attempts: number,
+    timedOut: boolean,
+    reason: unknown,
+    callerAborted: boolean,
+  ): TransportFailure {
     const { redact, timeoutMs } = this.#settings;
     if (timedOut) {
       return {
@@ -281,11 +317,11 @@ export class Transport {
         phase: 'unknown',
       };
     }
+    if (error instanceof ResponseTooLargeError) return tooLargeFailure(error, attempts);
     const network = classifyNetworkFailure(error);
     if (callerAborted) {
       return {
-        code: 'ABORTED',
-        message: 'the request was aborted by the caller',
+        ...callerAbortFailure(reason, redact),
         cause: undefined,
         attempts,
         // A connect failure that lost the race with the abort still proves nothing was sent.

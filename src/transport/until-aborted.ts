@@ -1,4 +1,5 @@
 import type { AbortLike } from '../util/abort-like.js';
+import { onAbort as subscribe } from '../util/abort-subscriptions.js';
 
 /**
  * Waits for `work` (an attempt's request, while its credentials are being
@@ -16,16 +17,16 @@ export async function untilAborted<T>(
     work.catch(() => {});
     throw aborted();
   }
-  let onAbort: (() => void) | undefined;
+  let unsubscribe: (() => void) | undefined;
   try {
     return await Promise.race([
       work,
       new Promise<never>((_, reject) => {
-        onAbort = () => reject(aborted());
-        signal.addEventListener('abort', onAbort, { once: true });
+        // One listener per signal, however many calls share it (see onAbort).
+        unsubscribe = subscribe(signal, () => reject(aborted()));
       }),
     ]);
   } finally {
-    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+    unsubscribe?.();
   }
 }

@@ -1,4 +1,5 @@
 import { type AbortLike, SharedAbort } from './abort-like.js';
+import { onAbort } from './abort-subscriptions.js';
 
 /** What callers of one shared operation can see of its progress. */
 export interface SharedProgress {
@@ -59,22 +60,22 @@ export class InFlight<K, V> {
   #join(key: K, shared: Shared<V>, signal: AbortLike, aborted: (progress: SharedProgress) => Error): Promise<V> {
     shared.waiters += 1;
     return new Promise<V>((resolve, reject) => {
-      const leave = (): void => {
+      // One listener per signal however many calls share it (see onAbort).
+      const unsubscribe = onAbort(signal, () => {
         shared.waiters -= 1;
         if (shared.waiters === 0) {
           if (this.#pending.get(key) === shared) this.#pending.delete(key);
           shared.controller.abort();
         }
         reject(aborted(shared.progress));
-      };
-      signal.addEventListener('abort', leave, { once: true });
+      });
       shared.promise.then(
         (value) => {
-          signal.removeEventListener('abort', leave);
+          unsubscribe();
           resolve(value);
         },
         (error: unknown) => {
-          signal.removeEventListener('abort', leave);
+          unsubscribe();
           reject(error);
         },
       );

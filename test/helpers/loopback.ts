@@ -42,3 +42,7 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/** Resolves when the server side of a connection closes: the client really cut it. */
+export const closed = (socket: Socket): Promise<void> =>
+  new Promise((resolve) => socket.once('close', () => resolve()));

@@ -32,6 +32,7 @@ describe('toJSON() and util.inspect show the effective settings, never a secret'
       baseUrl: 'https://hashscan.example.com/v1',
       sourceId: 'https://hashscan.example.com/v1',
       timeoutMs: 10_000,
+      maxResponseBytes: 1_048_576,
       retry: { retries: 2, minDelayMs: 500, maxDelayMs: 8000 },
       sendsWith: 'fetch',
       logger: 'silent',
@@ -51,6 +52,8 @@ describe('toJSON() and util.inspect show the effective settings, never a secret'
         apiKey: API_KEY,
         baseUrl: 'https://hashscan.example.com',
         timeoutMs: 2500,
+        totalTimeoutMs: 6000,
+        maxResponseBytes: 4096,
         retry: false,
         cache: { max: 5, ttlMs: 1000, notDetectedTtlMs: 0 },
         dispatcher,
@@ -59,6 +62,8 @@ describe('toJSON() and util.inspect show the effective settings, never a secret'
       });
       expect(client.toJSON()).toMatchObject({
         timeoutMs: 2500,
+        totalTimeoutMs: 6000,
+        maxResponseBytes: 4096,
         retry: false,
         cache: { max: 5, ttlMs: 1000, notDetectedTtlMs: 0, size: 0 },
         sendsWith: 'dispatcher',
@@ -84,6 +89,7 @@ describe('toJSON() and util.inspect show the effective settings, never a secret'
       fetch: globalThis.fetch,
       logger: console,
       retry: { retries: 4, minDelayMs: 100 },
+      totalTimeoutMs: 15_000,
     });
     expect(sms.toJSON()).toEqual({
       baseUrl: 'https://sms.example.com',
@@ -94,6 +100,8 @@ describe('toJSON() and util.inspect show the effective settings, never a secret'
       retryUnknownOutcome: false,
       clockOffsetMs: 0,
       timeoutMs: 10_000,
+      totalTimeoutMs: 15_000,
+      maxResponseBytes: 1_048_576,
       retry: { retries: 4, minDelayMs: 100, maxDelayMs: 8000 },
       sendsWith: 'custom fetch',
       logger: 'lines',

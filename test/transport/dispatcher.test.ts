@@ -1,14 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
-import type { Agent } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { HashScanError } from '../../src/errors/hash-scan-error.js';
 import { HashScanClient, type HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';
 import { SmsClient, type SmsClientOptions } from '../../src/sms/index.js';
 import type { Logger } from '../../src/transport/logger.js';
+import { useBothTransports } from '../helpers/both-transports.js';
 import { HIT, NOT_DETECTED, SHA256 } from '../helpers/hash-lookup.js';
-import { closedPort, type Loopback, startLoopback } from '../helpers/loopback.js';
+import { closed, closedPort, type Loopback, startLoopback } from '../helpers/loopback.js';
 import {
   ACCESS_KEY_ID,
   ACCESS_KEY_SECRET,
@@ -21,29 +20,13 @@ import {
 // The opt-in `dispatcher` transport must behave exactly like the default `fetch` one:
 // every scenario below runs against real loopback sockets through both.
 
-let agent: Agent;
-beforeAll(async () => {
-  // Loading undici installs its agent as the global dispatcher unless one is set;
-  // a first fetch makes Node set its own, so the fetch leg runs as users run it.
-  await (await fetch('data:,')).text();
-  const undici = await import('undici');
-  agent = new undici.Agent();
-});
-afterAll(async () => {
-  await agent.close();
-});
+const { transports, agent } = useBothTransports();
 
 let server: Loopback | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-type Via = () => Pick<HashScanClientOptions, 'dispatcher'>;
-const transports: [string, Via][] = [
-  ['fetch', () => ({})],
-  ['undici dispatcher', () => ({ dispatcher: agent })],
-];
 
 const readBody = async (request: IncomingMessage): Promise<string> => {
   let body = '';
@@ -59,9 +42,6 @@ const caught = (promise: Promise<unknown>): Promise<HashScanError> =>
       return error as HashScanError;
     },
   );
-
-/** Resolves when the server side of a connection closes: the client really cut it. */
-const closed = (socket: Socket): Promise<void> => new Promise((resolve) => socket.once('close', () => resolve()));
 
 describe.each(transports)('HashScanClient over %s', (_name, via) => {
   const client = (baseUrl: string, options: HashScanClientOptions = {}) =>
@@ -286,9 +266,9 @@ describe('the dispatcher option', () => {
   it('must be a dispatcher and cannot be combined with fetch', () => {
     const base = { apiKey: 'k', baseUrl: 'https://hashscan.test' };
     expect(() => new HashScanClient({ ...base, dispatcher: {} as never })).toThrow(ConfigurationError);
-    expect(() => new HashScanClient({ ...base, dispatcher: agent, fetch: globalThis.fetch })).toThrow(
+    expect(() => new HashScanClient({ ...base, dispatcher: agent(), fetch: globalThis.fetch })).toThrow(
       /dispatcher.*cannot be combined with `fetch`/,
     );
-    expect(() => new HashScanClient({ ...base, dispatcher: agent })).not.toThrow();
+    expect(() => new HashScanClient({ ...base, dispatcher: agent() })).not.toThrow();
   });
 });

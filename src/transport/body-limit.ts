@@ -1,0 +1,116 @@
+/**
+ * `maxResponseBytes`: the most a response body may hold, counted on the
+ * decoded body (after `fetch` undid any `Content-Encoding`), so a gzip bomb
+ * or an endless body costs at most about this much memory. A
+ * `Content-Length` announcing more is refused before any of the body is read.
+ */
+
+import type { TransportFailure } from './transport.js';
+
+/** Default of `maxResponseBytes`: 1 MiB, hundreds of times the size of a real answer. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576;
+
+/** A body over the limit (the connection it came on is cut). Internal: clients turn it into their own error. */
+export class ResponseTooLargeError extends Error {
+  readonly limit: number;
+  readonly status: number;
+
+  constructor(limit: number, status: number, announced: number | undefined) {
+    super(
+      announced === undefined
+        ? `the response body exceeds maxResponseBytes (${limit} bytes)`
+        : `the response announces ${announced} bytes, over maxResponseBytes (${limit} bytes)`,
+    );
+    this.name = 'ResponseTooLargeError';
+    this.limit = limit;
+    this.status = status;
+  }
+}
+
+/**
+ * Refuses a body whose `Content-Length` announces more than `limit`, before
+ * any of it is read. (Within the limit the body is still counted as it
+ * arrives: the header may lie, and it gives the encoded size, not the decoded one.)
+ *
+ * @throws {ResponseTooLargeError} when the announced length is over the limit.
+ */
+export function refuseAnnounced(contentLength: string | null | undefined, limit: number, status: number): void {
+  if (contentLength === null || contentLength === undefined || !/^\d+$/.test(contentLength)) return;
+  const announced = Number(contentLength);
+  if (announced > limit) throw new ResponseTooLargeError(limit, status, announced);
+}
+
+/** Decodes chunks as UTF-8 (a leading BOM dropped, bad sequences replaced, as `Response.text()` does), counting bytes. */
+class CountedText {
+  readonly #decoder = new TextDecoder();
+  readonly #limit: number;
+  readonly #status: number;
+  #bytes = 0;
+  #text = '';
+
+  constructor(limit: number, status: number) {
+    this.#limit = limit;
+    this.#status = status;
+  }
+
+  /** @throws {ResponseTooLargeError} once more than the limit arrived. */
+  add(chunk: Uint8Array): void {
+    this.#bytes += chunk.byteLength;
+    if (this.#bytes > this.#limit) throw new ResponseTooLargeError(this.#limit, this.#status, undefined);
+    this.#text += this.#decoder.decode(chunk, { stream: true });
+  }
+
+  finish(): string {
+    return this.#text + this.#decoder.decode();
+  }
+}
+
+/**
+ * Reads a `fetch` body (already decoded by `fetch`) as text, at most `limit`
+ * bytes; past it, cancels the stream (which cuts the connection) and throws.
+ *
+ * @throws {ResponseTooLargeError} once more than `limit` bytes arrived.
+ */
+export async function readWebBody(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+  status: number,
+): Promise<string> {
+  if (body === null) return '';
+  const reader = body.getReader();
+  const text = new CountedText(limit, status);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text.finish();
+      text.add(value);
+    }
+  } catch (error) {
+    reader.cancel(error).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Reads a Node stream body (undici's `request()`) as text, at most `limit`
+ * bytes; past it, leaving the loop destroys the stream and throws.
+ *
+ * @throws {ResponseTooLargeError} once more than `limit` bytes arrived.
+ */
+export async function readNodeBody(body: AsyncIterable<Uint8Array>, limit: number, status: number): Promise<string> {
+  const text = new CountedText(limit, status);
+  for await (const chunk of body) text.add(chunk);
+  return text.finish();
+}
+
+/** The failure of an attempt whose body was too large. The server answered: whatever the request did, it did. */
+export function tooLargeFailure(error: ResponseTooLargeError, attempts: number): TransportFailure {
+  return {
+    code: 'RESPONSE_TOO_LARGE',
+    message: error.message,
+    cause: undefined,
+    attempts,
+    phase: 'unknown',
+    status: error.status,
+  };
+}
