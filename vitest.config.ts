@@ -2,6 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const source = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+// Node 25+ exposes an experimental `localStorage` global that warns when read without
+// --localstorage-file; msw's cookie store reads it. The tests use no web storage, so it is off.
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+const execArgv = nodeMajor >= 25 ? ['--no-experimental-webstorage'] : [];
 
 export default defineConfig({
   // Examples import the package by name, as users do; in this repo that name means the sources
@@ -22,6 +26,7 @@ export default defineConfig({
     // Fails the run on any unhandled rejection or process warning, in any test.
     setupFiles: ['test/setup/process-guard.ts'],
     testTimeout: 10_000,
+    execArgv,
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],

@@ -6,7 +6,7 @@
  * production loop needs (an AbortController per request, as the SDK has).
  * Usage: node --expose-gc --import tsx bench/batch-memory-child.ts <sdk|sdk-nocache|raw|raw-timeout> <baseUrl> <apiKey> <count> <concurrency>
  */
-import { fetchGet, fetchWithTimeoutGet, rawLoop } from './lib/raw-loop.js';
+import { bareGet, carefulGet, rawLoop } from './lib/raw-loop.js';
 import { loadSdk } from './lib/sdk.js';
 
 const [variant = 'sdk', baseUrl = '', apiKey = '', countArg = '0', concurrencyArg = '64'] = process.argv.slice(2);
@@ -36,7 +36,7 @@ const sampler = setInterval(() => {
 const started = performance.now();
 const outcomes: readonly { readonly verdict: string }[] =
   client === undefined
-    ? await rawLoop(baseUrl, apiKey, hashes, concurrency, variant === 'raw-timeout' ? fetchWithTimeoutGet : fetchGet)
+    ? await rawLoop(baseUrl, apiKey, hashes, concurrency, variant === 'raw-timeout' ? carefulGet : bareGet)
     : await client.scanMany(hashes, { concurrency });
 const durationMs = performance.now() - started;
 clearInterval(sampler);

@@ -1,3 +1,4 @@
+import ky from 'ky';
 import { mapConcurrent } from '../../src/util/concurrency.js';
 
 /** What a hand-written client makes of one answer. */
@@ -56,25 +57,71 @@ export function rawLoop(
   });
 }
 
-/** The baseline: global `fetch`, then `res.text()` (`res.ok` is the status check in `check`). */
-export async function fetchGet(url: string): Promise<RawAnswer> {
+/**
+ * What the spec tells callers to do with a batch, written by hand: look up
+ * each distinct hash once (a `Set`), then answer every input from the outcome
+ * of its hash.
+ */
+export async function deduplicated(
+  hashes: readonly string[],
+  lookUp: (unique: string[]) => Promise<RawOutcome[]>,
+): Promise<RawOutcome[]> {
+  const unique = [...new Set(hashes)];
+  const outcomes = await lookUp(unique);
+  const byHash = new Map(outcomes.map((outcome) => [outcome.hash, outcome]));
+  return hashes.map((hash) => byHash.get(hash) as RawOutcome);
+}
+
+/** Per-request time-out of the careful loops: the spec's 10 s, covering headers and body. */
+export const TIMEOUT_MS = 10_000;
+
+/** The bare reference: global `fetch`, then `res.text()`; no time-out, so a stalled server hangs it forever. */
+export async function bareGet(url: string): Promise<RawAnswer> {
   const res = await fetch(url);
   return { status: res.status, text: await res.text() };
 }
 
 /**
- * `fetch` with the per-request time-out any production loop needs (an
- * `AbortController` aborted by a timer): what a cancellable `fetch` costs.
+ * One answer under the careful loops' time-out: an `AbortController` aborted
+ * by a timer that is cleared only once the body is read, so a stalled body is
+ * cut off too.
  */
-export async function fetchWithTimeoutGet(url: string): Promise<RawAnswer> {
+async function answerWithin(send: (signal: AbortSignal) => Promise<Response>): Promise<RawAnswer> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 10_000);
+  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
   try {
-    const res = await fetch(url, { signal: controller.signal });
+    const res = await send(controller.signal);
     return { status: res.status, text: await res.text() };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The careful hand-written `fetch`: the per-request time-out of {@link answerWithin}. */
+export function carefulGet(url: string): Promise<RawAnswer> {
+  return answerWithin((signal) => fetch(url, { signal }));
+}
+
+/**
+ * The careful loop written with ky: one instance with ky's retry, time-out
+ * (which stops at the headers) and HTTP errors off, and the same time-out as
+ * {@link carefulGet} passed as `signal`. What ky itself costs per request.
+ */
+export function kyGetter(): (url: string) => Promise<RawAnswer> {
+  const api = ky.create({ retry: 0, timeout: false, throwHttpErrors: false });
+  return (url) => answerWithin((signal) => api(url, { signal }));
+}
+
+/**
+ * ky with no time-out of its own (only its `retry`, `timeout` and HTTP errors
+ * off): the floor of what a request through ky costs, whatever the caller adds.
+ */
+export function kyBareGetter(): (url: string) => Promise<RawAnswer> {
+  const api = ky.create({ retry: 0, timeout: false, throwHttpErrors: false });
+  return async (url) => {
+    const res = await api(url);
+    return { status: res.status, text: await res.text() };
+  };
 }
 
 /** Throws unless every outcome is the expected non-detection. */

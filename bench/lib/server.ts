@@ -6,6 +6,8 @@ export interface BenchServer {
   /** Base URL for `HashScanClient` and the raw loops; lookups go to `${url}/hash_scan`. */
   readonly url: string;
   readonly apiKey: string;
+  /** How late the server answers each lookup (0: at once). */
+  readonly delayMs: number;
   /** Lookups answered since the last reset. */
   lookups(): Promise<number>;
   reset(): Promise<void>;
@@ -22,10 +24,11 @@ function ask(child: ChildProcess, message: string): Promise<{ lookups: number }>
   });
 }
 
-export async function startServer(): Promise<BenchServer> {
+/** Starts a server process; `delayMs` > 0 makes it a remote-like service answering that late. */
+export async function startServer(delayMs = 0): Promise<BenchServer> {
   const child = fork(fileURLToPath(new URL('./server-process.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, BENCH_API_KEY },
+    env: { ...process.env, BENCH_API_KEY, BENCH_DELAY_MS: String(delayMs) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const { port } = await new Promise<{ port: number }>((resolve, reject) => {
@@ -35,6 +38,7 @@ export async function startServer(): Promise<BenchServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     apiKey: BENCH_API_KEY,
+    delayMs,
     lookups: async () => (await ask(child, 'count')).lookups,
     reset: async () => {
       await ask(child, 'reset');

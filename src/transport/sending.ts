@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from 'ky';
+import ky, { type KyInstance, type Options } from 'ky';
 import { SharedAbort } from '../util/abort-like.js';
 import { ResponseTooLargeError, readNodeBody, readWebBody, refuseAnnounced } from './body-limit.js';
 import type { DispatchOptions, DispatchResponse } from './dispatcher.js';
@@ -28,42 +28,58 @@ function headersOf(request: OutgoingRequest): Record<string, string> {
 }
 
 /**
- * The ky instance behind the `fetch` path. ky's own retry, time-out and HTTP
- * errors are off: the transport owns all three, so attempts never multiply.
- * `fetch` is the `fetch` option, else `globalThis.fetch` looked up per
- * request, so msw and other interceptors installed later still see it.
+ * Starts attempts through ky, hence through `fetch`: the `fetch` option
+ * (`custom`), else `globalThis.fetch` looked up per request, so msw and other
+ * interceptors installed later still see it. ky's own retry, time-out and
+ * HTTP errors are off: the transport owns all three, so attempts never multiply.
  */
-export function createKy(custom: FetchLike | undefined): KyInstance {
-  return ky.create({
+export function kySender(
+  custom: FetchLike | undefined,
+  maxBytes: number,
+): (url: string, request: OutgoingRequest, attempt: number) => Sending {
+  const client = ky.create({
     retry: 0,
     timeout: false,
     throwHttpErrors: false,
     // A redirect could downgrade to http: or carry the key to another host.
     redirect: 'manual',
-    headers: BASE_HEADERS,
-    fetch: (input, init) => (custom ?? globalThis.fetch)(input as Request, init),
+    ...(custom !== undefined && { headers: BASE_HEADERS }),
   });
+  return (url, request, attempt) => sendWithKy(client, custom, url, request, attempt, maxBytes);
 }
 
 /**
- * Sends through ky, hence through `fetch` (see {@link createKy}). The body is
- * read counted, at most `maxBytes` once decoded; past it the connection is cut.
+ * One attempt through ky. Whatever it is given, ky builds per request an
+ * `AbortController`, four `Headers` when any header is set, a `Request`
+ * following its signal and a clone of it (for its retries, which are off),
+ * and `fetch` builds its own `Request` from that; a `signal` option costs an
+ * `AbortSignal.any` on top. So on the default path the attempt's one signal
+ * and its headers go to `fetch` directly, whose `Request` follows that signal
+ * alone and carries those headers: one signal per attempt is the SDK's whole
+ * addition. A custom `fetch` may read only the `Request` it is given, so it
+ * gets the signal and headers through ky as before. The body is read
+ * counted, at most `maxBytes` once decoded; past it the connection is cut.
  */
-export function sendWithKy(
+function sendWithKy(
   client: KyInstance,
+  custom: FetchLike | undefined,
   url: string,
   request: OutgoingRequest,
   attempt: number,
   maxBytes: number,
 ): Sending {
   const controller = new AbortController();
-  const response = (async (): Promise<IncomingResponse> => {
-    const res = await client(url, {
-      method: request.method,
-      body: request.body ?? null,
-      ...(request.headers && { headers: request.headers }),
-      signal: controller.signal,
-    });
+  const { signal } = controller;
+  const options: Options = { method: request.method, body: request.body ?? null };
+  if (custom === undefined) {
+    const headers = headersOf(request);
+    options.fetch = (input, init) => globalThis.fetch(input, { ...init, signal, headers });
+  } else {
+    if (request.headers !== undefined) options.headers = request.headers;
+    options.fetch = (input, init) => custom(input as Request, init);
+    options.signal = signal;
+  }
+  const response = client(url, options).then(async (res): Promise<IncomingResponse> => {
     try {
       refuseAnnounced(res.headers.get('content-length'), maxBytes, res.status);
       const text = await readWebBody(res.body, maxBytes, res.status);
@@ -72,7 +88,7 @@ export function sendWithKy(
       if (error instanceof ResponseTooLargeError) controller.abort(error);
       throw error;
     }
-  })();
+  });
   return { response, abort: (reason) => controller.abort(reason) };
 }
 

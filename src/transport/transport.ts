@@ -11,7 +11,7 @@ import { trackRequestWrites, untrackedDispatcher } from './request-written.js';
 import { Resilience, type TransportStats } from './resilience/resilience.js';
 import type { ResolvedResilience } from './resilience/resilience-options.js';
 import { type ResolvedRetry, retryDelay } from './retry-options.js';
-import { createKy, dispatchTarget, type Sending, sendWithDispatcher, sendWithKy } from './sending.js';
+import { dispatchTarget, kySender, type Sending, sendWithDispatcher } from './sending.js';
 import { sleep } from './sleep.js';
 import { untilAborted } from './until-aborted.js';
 
@@ -147,8 +147,7 @@ export class Transport {
     this.#logs = settings.logger !== silentLogger;
     const { dispatcher, maxResponseBytes } = settings;
     if (dispatcher === undefined) {
-      const client = createKy(settings.fetch);
-      this.#start = (url, request, attempt) => sendWithKy(client, url, request, attempt, maxResponseBytes);
+      this.#start = kySender(settings.fetch, maxResponseBytes);
     } else {
       const target = dispatchTarget(settings.baseUrl);
       const tracked = settings.trackWrites ? trackRequestWrites(dispatcher) : untrackedDispatcher(dispatcher);
