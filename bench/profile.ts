@@ -2,7 +2,8 @@
  * A lookup workload to profile (the server runs in its own process):
  *   node --cpu-prof --cpu-prof-dir=bench/.tmp/prof --import tsx bench/profile.ts [hashes] [rounds] [contender]
  *   node --import tsx bench/profile-summary.ts bench/.tmp/prof/<file>.cpuprofile
- * contender: sdk (default: scanMany on the default transport), ky (the
+ * contender: sdk (default: scanMany on the default transport), sdkDispatcher (scanMany
+ * on the opt-in undici dispatcher), ky (the
  * hand-written ky loop), careful (the careful fetch loop), kyBare (ky, no time-out).
  */
 import { uniqueHashes } from './lib/hashes.js';
@@ -13,10 +14,16 @@ import { startServer } from './lib/server.js';
 const [count = '20000', rounds = '2', contender = 'sdk'] = process.argv.slice(2);
 const sdk = await loadSdk();
 const server = await startServer();
-const client = new sdk.HashScanClient({ baseUrl: server.url, apiKey: server.apiKey, cache: false });
+const dispatcher = contender === 'sdkDispatcher' ? new (await import('undici')).Agent() : undefined;
+const client = new sdk.HashScanClient({
+  baseUrl: server.url,
+  apiKey: server.apiKey,
+  cache: false,
+  ...(dispatcher && { dispatcher }),
+});
 const loops = { ky: kyGetter(), kyBare: kyBareGetter(), careful: carefulGet };
 const lookup = (hashes: string[]) => {
-  if (contender === 'sdk') return client.scanMany(hashes, { concurrency: 64 });
+  if (contender === 'sdk' || contender === 'sdkDispatcher') return client.scanMany(hashes, { concurrency: 64 });
   const get = loops[contender as keyof typeof loops];
   if (get === undefined) throw new Error(`unknown contender ${contender}; pick sdk, ${Object.keys(loops).join(', ')}`);
   return rawLoop(server.url, server.apiKey, hashes, 64, get);
@@ -32,4 +39,5 @@ try {
   }
 } finally {
   await server.close();
+  await dispatcher?.close();
 }

@@ -2,9 +2,9 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
 import { DEFAULT_TIMEOUT_MS, positiveMs, requiredSetting } from '../transport/client-options.js';
 import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../transport/credentials.js';
+import type { IncomingResponse, OutgoingRequest } from '../transport/exchange.js';
 import { createRedactor, type Redactor } from '../transport/redact.js';
 import { SecretSet } from '../transport/secret-set.js';
-import type { IncomingResponse, OutgoingRequest } from '../transport/transport.js';
 
 /** An API key with the time it stops being valid; it is fetched again 10 s before. */
 export interface ExpiringApiKey {

@@ -1,8 +1,8 @@
 import { HashScanError } from '../errors/hash-scan-error.js';
 import { type DuplicateKey, type JsonObject, parseStrictJson, StrictJsonError } from '../json/strict-parse.js';
+import type { IncomingResponse } from '../transport/exchange.js';
 import type { Redactor } from '../transport/redact.js';
 import { parseRetryAfter } from '../transport/retry-after.js';
-import type { IncomingResponse } from '../transport/transport.js';
 import { authHint } from './auth-hint.js';
 import type { NormalizedHash } from './hash-algorithm.js';
 import {

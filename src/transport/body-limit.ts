@@ -5,7 +5,7 @@
  * `Content-Length` announcing more is refused before any of the body is read.
  */
 
-import type { TransportFailure } from './transport.js';
+import type { TransportFailure } from './exchange.js';
 
 /** Default of `maxResponseBytes`: 1 MiB, hundreds of times the size of a real answer. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576;

@@ -2,12 +2,12 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { parseBaseUrl } from './base-url.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './body-limit.js';
 import type { UndiciDispatcher } from './dispatcher.js';
+import type { FetchLike, TransportSettings } from './exchange.js';
 import { type Logger, silentLogger } from './logger.js';
 import type { Redactor } from './redact.js';
 import { DEFAULT_COOLDOWN_MS } from './resilience/constants.js';
 import { type ResilienceOptions, resolveResilience } from './resilience/resilience-options.js';
 import { type RetryOptions, resolveRetry } from './retry-options.js';
-import type { FetchLike, TransportSettings } from './transport.js';
 
 /** Options both clients share. */
 export interface CommonClientOptions extends ResilienceOptions {

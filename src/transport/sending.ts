@@ -2,8 +2,8 @@ import ky, { type KyInstance, type Options } from 'ky';
 import { SharedAbort } from '../util/abort-like.js';
 import { ResponseTooLargeError, readNodeBody, readWebBody, refuseAnnounced } from './body-limit.js';
 import type { DispatchOptions, DispatchResponse } from './dispatcher.js';
+import type { FetchLike, IncomingResponse, OutgoingRequest, ResponseHeaders } from './exchange.js';
 import { DispatchFailure, type WriteTrackingDispatcher } from './request-written.js';
-import type { FetchLike, IncomingResponse, OutgoingRequest, ResponseHeaders } from './transport.js';
 import { USER_AGENT } from './user-agent.js';
 
 /** One request on its way: its complete response, and how to cut it short (connection included). */

@@ -1,6 +1,6 @@
+import type { TransportSettings } from './exchange.js';
 import { silentLogger } from './logger.js';
 import type { ResolvedRetry } from './retry-options.js';
-import type { TransportSettings } from './transport.js';
 
 /**
  * The effective transport settings of a client, as `toJSON()` and
