@@ -49,7 +49,6 @@ Examples:
 
 export const scanCommand: Command = {
   name: 'scan',
-  summary: 'hash files and folders and look the hashes up',
   help: HELP,
   async run(argv, { io, signal }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'scan');
