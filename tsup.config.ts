@@ -5,7 +5,13 @@ import { defineConfig } from 'tsup';
 // bundles them; the ESM output keeps every dependency external.
 const esmOnlyDependencies = ['ky', 'p-retry', 'is-network-error'];
 
-const entry = { index: 'src/index.ts', testing: 'src/testing/index.ts', sandbox: 'src/sandbox/index.ts' };
+// `hashing`: the digests alone, for scripts and upload handlers that hash without the clients (no zod, ky or p-retry to load).
+const entry = {
+  index: 'src/index.ts',
+  testing: 'src/testing/index.ts',
+  sandbox: 'src/sandbox/index.ts',
+  hashing: 'src/hashing/index.ts',
+};
 
 // msw is an optional peer dependency of `hashscan-sms/testing`: never bundled, in either format.
 const external = ['msw'];
