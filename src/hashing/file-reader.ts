@@ -1,16 +1,4 @@
-import {
-  close,
-  closeSync,
-  constants as fsConstants,
-  fstat,
-  fstatSync,
-  open,
-  openSync,
-  read,
-  readSync,
-  type Stats,
-  statSync,
-} from 'node:fs';
+import { close, closeSync, fstat, fstatSync, open, openSync, read, readSync, type Stats, statSync } from 'node:fs';
 import type { DigestSet } from './digests.js';
 
 /**
@@ -57,49 +45,19 @@ const closeFd = (fd: number): Promise<void> =>
 export const SYNC_READ_LIMIT = 256 * 1024;
 
 /**
- * Opening never blocks: a FIFO opened for reading without `O_NONBLOCK`
- * would hold the whole process until a writer came. Where the flag exists
- * (Linux, macOS), the file is opened first and inspected with `fstat`, one
- * system call less per file than `stat` then `open` (about 10 % of the
- * time on a folder of small files); elsewhere `stat` comes first.
- */
-const { O_NONBLOCK, O_RDONLY } = fsConstants;
-
-function openSmallSync(path: string): number | undefined {
-  if (O_NONBLOCK === undefined) {
-    const before = statSync(path, { throwIfNoEntry: true });
-    if (!before.isFile() || before.size > SYNC_READ_LIMIT) return undefined;
-    return openSync(path, 'r');
-  }
-  return openSync(path, O_RDONLY | O_NONBLOCK);
-}
-
-/**
- * What the fast path did: read the file, or left it to the general path.
- * A file that is not regular (a FIFO) stays open (`held`) until the general
- * path has it open too: closing the only reader of a FIFO would fail its
- * writer with `EPIPE`.
- */
-type SmallRead = { readonly bytes: number } | { readonly bytes: undefined; readonly held: number | undefined };
-
-const NOT_SMALL: SmallRead = { bytes: undefined, held: undefined };
-
-/**
  * The synchronous fast path: a regular file of at most {@link SYNC_READ_LIMIT}
- * bytes, in one read.
+ * bytes, in one read. `stat` first, since a synchronous `open` of a FIFO
+ * would block the whole process until a writer came. Returns `undefined` when
+ * the file does not qualify (too large, not a regular file).
  */
-function readSmallSync(path: string, set: DigestSet, buffers: ReadBuffers): SmallRead {
-  const fd = openSmallSync(path);
-  if (fd === undefined) return NOT_SMALL;
-  let held = false;
+function readSmallSync(path: string, set: DigestSet, buffers: ReadBuffers): number | undefined {
+  const before = statSync(path, { throwIfNoEntry: true });
+  if (!before.isFile() || before.size > SYNC_READ_LIMIT) return undefined;
+  const fd = openSync(path, 'r');
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) {
-      held = true;
-      return { bytes: undefined, held: fd };
-    }
-    // Larger (or replaced by a larger file since a `stat`): the general path reads it.
-    if (stats.size > SYNC_READ_LIMIT) return NOT_SMALL;
+    // Replaced between stat and open (by a FIFO, a larger file): take the general path.
+    if (!stats.isFile() || stats.size > SYNC_READ_LIMIT) return undefined;
     const buffer = buffers.get(0);
     let total = 0;
     while (total < stats.size) {
@@ -108,9 +66,9 @@ function readSmallSync(path: string, set: DigestSet, buffers: ReadBuffers): Smal
       total += bytes;
     }
     set.update(buffer.subarray(0, total));
-    return { bytes: total };
+    return total;
   } finally {
-    if (!held) closeSync(fd);
+    closeSync(fd);
   }
 }
 
@@ -122,16 +80,7 @@ function readSmallSync(path: string, set: DigestSet, buffers: ReadBuffers): Smal
  */
 export async function readInto(path: string, set: DigestSet, buffers: ReadBuffers): Promise<number> {
   const small = readSmallSync(path, set, buffers);
-  if (small.bytes !== undefined) return small.bytes;
-  try {
-    return await readThroughPool(path, set, buffers);
-  } finally {
-    if (small.held !== undefined) closeSync(small.held);
-  }
-}
-
-/** The general path: reads of {@link READ_SIZE} through the thread pool, hashing one buffer while the other fills. */
-async function readThroughPool(path: string, set: DigestSet, buffers: ReadBuffers): Promise<number> {
+  if (small !== undefined) return small;
   const fd = await openFd(path);
   try {
     const stats = await statFd(fd);
