@@ -65,7 +65,8 @@ export default defineConfig([
     // The `hashscan-sms` command. undici (a devDependency) is bundled in, so the
     // CLI gets the dispatcher transport without making library users install it.
     // Minified, without a source map: undici is most of it.
-    entry: { cli: 'src/cli/bin.ts' },
+    // The scan command hashes on a thread of its own: `cli-hash-thread.js` (see src/cli/hashing/).
+    entry: { cli: 'src/cli/bin.ts', 'cli-hash-thread': 'src/cli/hashing/hash-thread.ts' },
     format: ['esm'],
     target: 'node20',
     platform: 'node',

@@ -16,7 +16,10 @@ export const CLI_PATH = `${OUT_DIR}cli.mjs`;
 export default async function setup(): Promise<void> {
   rmSync(OUT_DIR, { recursive: true, force: true });
   await build({
-    entryPoints: { cli: fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)) },
+    entryPoints: {
+      cli: fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)),
+      'cli-hash-thread': fileURLToPath(new URL('../../src/cli/hashing/hash-thread.ts', import.meta.url)),
+    },
     bundle: true,
     splitting: true,
     platform: 'node',
