@@ -32,6 +32,12 @@ export const CLI_BANNER = [
  */
 export const CLI_CHUNK_NAMES = 'cli-chunks/[name]-[hash]';
 
+/** The bin, and scan's hashing thread (src/cli/hashing/). */
+export const CLI_ENTRIES = {
+  cli: 'src/cli/bin.ts',
+  'cli-hash-thread': 'src/cli/hashing/hash-thread.ts',
+};
+
 /** ky is never used by the CLI (it sends through undici) and costs 20 to 25 ms to evaluate: see src/cli/ky-absent.ts. */
 export const CLI_ALIAS = { ky: './src/cli/ky-absent.ts' };
 
@@ -65,8 +71,7 @@ export default defineConfig([
     // The `hashscan-sms` command. undici (a devDependency) is bundled in, so the
     // CLI gets the dispatcher transport without making library users install it.
     // Minified, without a source map: undici is most of it.
-    // The scan command hashes on a thread of its own: `cli-hash-thread.js` (see src/cli/hashing/).
-    entry: { cli: 'src/cli/bin.ts', 'cli-hash-thread': 'src/cli/hashing/hash-thread.ts' },
+    entry: CLI_ENTRIES,
     format: ['esm'],
     target: 'node20',
     platform: 'node',

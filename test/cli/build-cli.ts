@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { CLI_ALIAS, CLI_BANNER, CLI_CHUNK_NAMES } from '../../tsup.config.js';
+import { CLI_ALIAS, CLI_BANNER, CLI_CHUNK_NAMES, CLI_ENTRIES } from '../../tsup.config.js';
 
 const OUT_DIR = fileURLToPath(new URL('../../node_modules/.cache/hashscan-sms-cli/', import.meta.url));
 export const CLI_PATH = `${OUT_DIR}cli.mjs`;
@@ -16,10 +16,12 @@ export const CLI_PATH = `${OUT_DIR}cli.mjs`;
 export default async function setup(): Promise<void> {
   rmSync(OUT_DIR, { recursive: true, force: true });
   await build({
-    entryPoints: {
-      cli: fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url)),
-      'cli-hash-thread': fileURLToPath(new URL('../../src/cli/hashing/hash-thread.ts', import.meta.url)),
-    },
+    entryPoints: Object.fromEntries(
+      Object.entries(CLI_ENTRIES).map(([name, path]) => [
+        name,
+        fileURLToPath(new URL(`../../${path}`, import.meta.url)),
+      ]),
+    ),
     bundle: true,
     splitting: true,
     platform: 'node',

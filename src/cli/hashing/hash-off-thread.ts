@@ -1,16 +1,7 @@
-import { existsSync } from 'node:fs';
-import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { type HashAlgorithm, type HashedFile, hashFiles, type UnreadableFile } from '../../index.js';
+import { builtThreadFile } from '../thread-file.js';
 import type { FromHasher, HashedWire, HashJob, ToHasher, UnreadableWire } from './messages.js';
-
-/**
- * The hashing thread's file. The build puts it beside `cli.js`, one level
- * above the chunks (`cli-chunks/`) this module is bundled into, with the
- * same extension. Run from source (the in-process tests), it is absent and
- * the files are hashed on the main thread instead.
- */
-const THREAD_FILE = new URL(`../cli-hash-thread${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
 
 /** Paths sent and not yet answered, at most: memory stays bounded whatever the folder. */
 const IN_FLIGHT = 1024;
@@ -22,8 +13,8 @@ export interface OffThreadOptions<A extends HashAlgorithm> {
   readonly concurrency: number;
   /** Stops sending paths; files already sent are still hashed and yielded. */
   readonly signal: AbortSignal;
-  /** The thread's file. @defaultValue the one the build puts beside `cli.js` */
-  readonly threadFile?: URL;
+  /** The thread's file. @defaultValue the one the build puts beside `cli.js` (none: hash on this thread) */
+  readonly threadFile?: URL | undefined;
 }
 
 /**
@@ -36,8 +27,8 @@ export async function* hashFilesOffThread<A extends HashAlgorithm>(
   paths: AsyncIterable<string>,
   options: OffThreadOptions<A>,
 ): AsyncGenerator<HashedFile<A> | UnreadableFile, void, undefined> {
-  const threadFile = options.threadFile ?? THREAD_FILE;
-  if (!existsSync(threadFile)) {
+  const threadFile = 'threadFile' in options ? options.threadFile : builtThreadFile('cli-hash-thread', import.meta.url);
+  if (threadFile === undefined) {
     yield* hashFiles(paths, options);
     return;
   }
