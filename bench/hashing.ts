@@ -144,6 +144,14 @@ const sandbox = await startSandbox();
 try {
   const big = join(WORK, 'big.bin');
   const small = join(WORK, 'small');
+  // Start-up counts in every CLI figure: each command is loaded only when it runs.
+  await compare('Start-up: the command and the entries, a fresh process each', {
+    'node -e 0': [process.execPath, ['-e', '0']],
+    'hashscan-sms --version': [process.execPath, [CLI, '--version']],
+    'hashscan-sms scan --help': [process.execPath, [CLI, 'scan', '--help']],
+    "import 'hashscan-sms/hashing'": node(`await import(${JSON.stringify(HASHING)});`),
+    "import 'hashscan-sms' (root)": node(`await import(${JSON.stringify(DIST)});`),
+  });
   const bigResults = await compare(`${BIG_BYTES / 1024 / 1024} MiB file, SHA-256`, {
     'openssl dgst -sha256': ['openssl', ['dgst', '-sha256', big]],
     sha256sum: ['sha256sum', [big]],
