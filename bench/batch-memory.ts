@@ -6,12 +6,16 @@
  * request, as the SDK has), `kyTimeout` is that loop written with ky. Each
  * run is a fresh process; the order of the variants rotates round by round.
  * Standalone:
- *   npm run build && node --import tsx bench/batch-memory.ts [--quick] [--hashes=N] [--rounds=N]
+ *   npm run bench:memory [-- --quick] [-- --hashes=N --rounds=N]   → bench/results.memory.json
+ * (about half an hour at 500,000 hashes, so not part of `npm run bench`).
  * (The children run with --expose-gc, only to measure the heap the results retain after the peak.)
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { nodeJson } from './lib/child.js';
-import { QUICK } from './lib/config.js';
+import { BENCH_DIR, QUICK } from './lib/config.js';
+import { machine } from './lib/machine.js';
 import { type BenchServer, startServer } from './lib/server.js';
 import { type Summary, summarize } from './lib/stats.js';
 
@@ -173,8 +177,15 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const server = await startServer();
   try {
     const result = await batchMemory(server);
-    console.log(JSON.stringify(result, null, 2));
+    // A run takes half an hour at 500,000 hashes: its own results file, like the fleet's.
+    const output = QUICK ? `${BENCH_DIR}.tmp/results.memory.json` : `${BENCH_DIR}results.memory.json`;
+    await mkdir(dirname(output), { recursive: true });
+    await writeFile(
+      output,
+      `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), result }, null, 2)}\n`,
+    );
     for (const row of batchMemoryRows(result)) console.log(`| ${row.join(' | ')} |`);
+    console.log(`\nwritten to ${output}`);
   } finally {
     await server.close();
   }

@@ -9,7 +9,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { batchMemory } from './batch-memory.js';
 import { cacheHits } from './cache-hits.js';
 import { duplicates } from './duplicates.js';
 import { fleet, fleetTable } from './fleet.js';
@@ -47,7 +46,6 @@ const BENCHMARKS: { readonly [K in keyof Results]-?: (context: Context) => Promi
   streaming: ({ server }) => streaming(server, SETTINGS),
   size: () => size(),
   startup: () => startup(SETTINGS),
-  batchMemory: ({ server }) => batchMemory(server, { concurrency: SETTINGS.concurrency }),
 };
 /** Benchmarks that print a table of their own and keep their figures out of the results file. */
 const OWN_TABLE: Readonly<Record<string, (context: Context) => Promise<void>>> = {

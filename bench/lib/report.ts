@@ -1,4 +1,3 @@
-import { type BatchMemoryResult, batchMemoryRows } from '../batch-memory.js';
 import type { CacheHitsResult } from '../cache-hits.js';
 import type { DuplicatesResult } from '../duplicates.js';
 import type { SigningResult } from '../signing.js';
@@ -19,7 +18,6 @@ export interface Results {
   streaming?: StreamingResult;
   size?: SizeResult;
   startup?: StartupResult;
-  batchMemory?: BatchMemoryResult;
 }
 
 type Row = [figure: string, value: string, range: string, target: string, met: string];
@@ -191,7 +189,6 @@ const SECTIONS: { readonly [K in keyof Results]-?: (result: NonNullable<Results[
   streaming: streamingRows,
   size: sizeRows,
   startup: startupRows,
-  batchMemory: batchMemoryRows,
 };
 
 function rows(results: Results): Row[] {
