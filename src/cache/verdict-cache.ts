@@ -175,7 +175,13 @@ export class VerdictCache {
     return this.#storeShared(store, secret, result, ttl, expiresAt);
   }
 
-  async #storeShared(store: BoundedStore, secret: Buffer, result: ScanResult, ttl: number, expiresAt: number): Promise<void> {
+  async #storeShared(
+    store: BoundedStore,
+    secret: Buffer,
+    result: ScanResult,
+    ttl: number,
+    expiresAt: number,
+  ): Promise<void> {
     await Promise.all(
       [result, ...digestAliases(result)].map((entry) =>
         store.set(this.#keyPrefix + entry.hash, sealEntry(entry, this.#context.sourceId, secret, expiresAt), ttl),

@@ -132,8 +132,12 @@ export function readNodeBody(body: AsyncIterable<Uint8Array>, limit: number, sta
         // The error listener stays: destroying the stream may still emit one, which must not go unhandled.
         body.destroy();
         reject(new ResponseTooLargeError(limit, status, undefined));
-      } else if (first === undefined) first = chunk;
-      else (more ??= [first]).push(chunk);
+      } else if (first === undefined) {
+        first = chunk;
+      } else {
+        more ??= [first];
+        more.push(chunk);
+      }
     };
     body.on('data', onData);
     body.on('error', reject);
