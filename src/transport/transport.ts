@@ -5,6 +5,7 @@ import { callerAbortFailure, type Deadline, overBudgetFailure, startDeadline } f
 import type { Exchange, IncomingResponse, OutgoingRequest, TransportFailure, TransportSettings } from './exchange.js';
 import { attemptLine, emitLine, type LogFields, silentLogger } from './logger.js';
 import { classifyNetworkFailure } from './network-failure.js';
+import { promptly } from './prompt-abort.js';
 import { redactError } from './redact.js';
 import { trackRequestWrites, untrackedDispatcher } from './request-written.js';
 import { Resilience, type TransportStats } from './resilience/resilience.js';
@@ -41,7 +42,10 @@ interface RetryHint {
 export class Transport {
   readonly #settings: TransportSettings;
   readonly #logs: boolean;
-  /** Starts one attempt on the way chosen at construction: ky over `fetch`, or the dispatcher. */
+  /**
+   * Starts one attempt on the way chosen at construction: ky over `fetch`, or
+   * the dispatcher; its response rejects at once when it is aborted.
+   */
   readonly #start: (url: string, request: OutgoingRequest, attempt: number) => Sending;
   readonly #resilience: Resilience;
 
@@ -51,7 +55,8 @@ export class Transport {
     this.#logs = settings.logger !== silentLogger;
     const { dispatcher, maxResponseBytes } = settings;
     if (dispatcher === undefined) {
-      this.#start = kySender(settings.fetch, maxResponseBytes);
+      const send = kySender(settings.fetch, maxResponseBytes);
+      this.#start = (url, request, attempt) => promptly(send(url, request, attempt));
     } else {
       const target = dispatchTarget(settings.baseUrl);
       const tracked = settings.trackWrites ? trackRequestWrites(dispatcher) : untrackedDispatcher(dispatcher);
@@ -171,21 +176,14 @@ export class Transport {
     const started = this.#logs ? performance.now() : 0;
 
     try {
+      const sending = this.#start(url, request, attempt);
+      timer = setTimeout(() => {
+        timedOut = true;
+        sending.abort(new Error('timed out'));
+      }, timeoutMs);
+      if (signal !== undefined) unsubscribe = onAbort(signal, () => sending.abort(signal.reason));
       // Rejects as soon as the attempt is cut short, even if a custom fetch ignores its signal.
-      const response = await new Promise<IncomingResponse>((resolve, reject) => {
-        const sending = this.#start(url, request, attempt);
-        sending.response.then(resolve, reject);
-        const onCallerAbort = (): void => {
-          sending.abort(signal?.reason);
-          reject(new Error('aborted'));
-        };
-        timer = setTimeout(() => {
-          timedOut = true;
-          sending.abort(new Error('timed out'));
-          reject(new Error('timed out'));
-        }, timeoutMs);
-        if (signal !== undefined) unsubscribe = onAbort(signal, onCallerAbort);
-      });
+      const response = await sending.response;
       this.#log(response.status < 300 ? 'debug' : 'warn', request.method, url, attempt, started, {
         status: response.status,
         text: response.text,
