@@ -201,21 +201,25 @@ export class HashScanClient {
   }
 
   /** An entry of any type (never converted to a string) as an outcome. */
-  async #outcome(input: unknown, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
+  #outcome(input: unknown, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
     const entry = checkEntry(input);
-    return isOutcome(entry) ? entry : this.#outcomeOf(entry, signal, totalTimeoutMs);
+    return isOutcome(entry) ? Promise.resolve(entry) : this.#outcomeOf(entry, signal, totalTimeoutMs);
   }
 
-  /** `scan()` of an input already normalized (batches check every input first), as an outcome. */
-  async #outcomeOf(
-    query: NormalizedHash,
-    signal: AbortLike | undefined,
-    totalTimeoutMs?: number,
-  ): Promise<ScanOutcome> {
+  /**
+   * `scan()` of an input already normalized (batches check every input first),
+   * as an outcome: never rejects. (Not `async`: a batch pays per lookup for
+   * every promise and frame, and this needs one `then` only on a miss.)
+   */
+  #outcomeOf(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
     try {
-      return this.#cache?.get(query.hash) ?? (await this.#share(query, signal, totalTimeoutMs));
+      const cached = this.#cache?.get(query.hash);
+      if (cached !== undefined) return Promise.resolve(cached);
+      return this.#share(query, signal, totalTimeoutMs).then(undefined, (error: unknown) =>
+        errorOutcome(query.hash, error),
+      );
     } catch (error) {
-      return errorOutcome(query.hash, error);
+      return Promise.resolve(errorOutcome(query.hash, error));
     }
   }
 
@@ -244,21 +248,30 @@ export class HashScanClient {
     return { concurrency, signal: options.signal };
   }
 
-  async #lookup(
+  /** The lookup shared by concurrent callers: the shared store (when set), else the service. */
+  #lookup(
     query: NormalizedHash,
     signal: AbortLike,
     progress: SharedProgress,
     totalTimeoutMs: number | undefined,
   ): Promise<ScanResult> {
     // The shared store is asked inside the shared operation: concurrent callers cost one store read.
-    // Without a store, nothing is awaited: a lookup pays for no tick it does not need.
+    // Without a store nothing is awaited: a lookup pays for no tick it does not need.
     const recalled = this.#cache?.recall(query);
-    const stored = recalled instanceof Promise ? await recalled : recalled;
-    if (stored !== undefined) return stored;
-    const exchange = new LookupExchange(this.#lookups, query, progress, signal, totalTimeoutMs);
-    const result = await this.#transport.send(exchange);
-    const storing = this.#cache?.set(result);
-    if (storing !== undefined) await storing;
-    return result;
+    if (recalled === undefined) return this.#ask(query, signal, progress, totalTimeoutMs);
+    return recalled.then((stored) => stored ?? this.#ask(query, signal, progress, totalTimeoutMs));
+  }
+
+  /** Asks the service, then keeps the answer in the cache (resolving once a shared store has it too). */
+  #ask(
+    query: NormalizedHash,
+    signal: AbortLike,
+    progress: SharedProgress,
+    totalTimeoutMs: number | undefined,
+  ): Promise<ScanResult> {
+    const sent = this.#transport.send(new LookupExchange(this.#lookups, query, progress, signal, totalTimeoutMs));
+    const cache = this.#cache;
+    if (cache === undefined) return sent;
+    return sent.then((result) => cache.set(result)?.then(() => result) ?? result);
   }
 }
