@@ -54,15 +54,17 @@ export function kySender(
 
 /**
  * One attempt through ky. Whatever it is given, ky builds per request an
- * `AbortController`, four `Headers` when any header is set, a `Request`
- * following its signal and a clone of it (for its retries, which are off),
- * and `fetch` builds its own `Request` from that; a `signal` option costs an
- * `AbortSignal.any` on top. So on the default path the attempt's one signal
- * and its headers go to `fetch` directly, whose `Request` follows that signal
- * alone and carries those headers: one signal per attempt is the SDK's whole
- * addition. A custom `fetch` may read only the `Request` it is given, so it
- * gets the signal and headers through ky as before. The body is read
- * counted, at most `maxBytes` once decoded; past it the connection is cut.
+ * `AbortController`, a `Request` following its signal and a clone of it (for
+ * its retries, which are off), then calls its `fetch` option. On the default
+ * path that option calls `globalThis.fetch` with the URL and a plain init
+ * (method, headers, body, the attempt's one signal, no redirects) rather than
+ * with ky's `Request`: `fetch` then builds one `Request` from a string instead
+ * of copying ky's, about a fifth less CPU per request (`bench/throughput.ts`),
+ * and a `signal` option would cost an `AbortSignal.any` on top. ky's
+ * `Request` carries the same method, URL and body, so what is sent is the
+ * same. A custom `fetch` may read only the `Request` it is given, so it gets
+ * the signal and headers through ky as before. The body is read counted, at
+ * most `maxBytes` once decoded; past it the connection is cut.
  */
 function sendWithKy(
   client: KyInstance,
@@ -77,7 +79,9 @@ function sendWithKy(
   const options: Options = { method: request.method, body: request.body ?? null };
   if (custom === undefined) {
     const headers = headersOf(request);
-    options.fetch = (input, init) => globalThis.fetch(input, { ...init, signal, headers });
+    const init: RequestInit = { method: request.method, headers, signal, redirect: 'manual' };
+    if (request.body !== undefined) init.body = request.body;
+    options.fetch = () => globalThis.fetch(url, init);
   } else {
     if (request.headers !== undefined) options.headers = request.headers;
     options.fetch = (input, init) => custom(input as Request, init);
