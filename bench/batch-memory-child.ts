@@ -3,11 +3,19 @@
  * fresh process (spawned by batch-memory.ts), so peaks never mix. Every
  * outcome is kept until the peak is taken, as a batch job does. Prints one JSON line.
  * `raw` is the bare fetch loop; `raw-timeout` adds the per-request time-out a
- * production loop needs (an AbortController per request, as the SDK has).
- * Usage: node --expose-gc --import tsx bench/batch-memory-child.ts <sdk|sdk-nocache|raw|raw-timeout> <baseUrl> <apiKey> <count> <concurrency>
+ * production loop needs (an AbortController per request, as the SDK has);
+ * `ky-timeout` is that loop written with ky.
+ * Usage: node --expose-gc --import tsx bench/batch-memory-child.ts <sdk|sdk-nocache|raw|raw-timeout|ky-timeout> <baseUrl> <apiKey> <count> <concurrency>
  */
-import { bareGet, carefulGet, rawLoop } from './lib/raw-loop.js';
+import { bareGet, carefulGet, kyGetter, type RawAnswer, rawLoop } from './lib/raw-loop.js';
 import { loadSdk } from './lib/sdk.js';
+
+/** The hand-written loops: bare `fetch`, `fetch` with the spec's time-out, ky with the same time-out. */
+const LOOPS: Record<string, (url: string) => Promise<RawAnswer>> = {
+  raw: bareGet,
+  'raw-timeout': carefulGet,
+  'ky-timeout': kyGetter(),
+};
 
 const [variant = 'sdk', baseUrl = '', apiKey = '', countArg = '0', concurrencyArg = '64'] = process.argv.slice(2);
 const count = Number(countArg);
@@ -36,7 +44,7 @@ const sampler = setInterval(() => {
 const started = performance.now();
 const outcomes: readonly { readonly verdict: string }[] =
   client === undefined
-    ? await rawLoop(baseUrl, apiKey, hashes, concurrency, variant === 'raw-timeout' ? carefulGet : bareGet)
+    ? await rawLoop(baseUrl, apiKey, hashes, concurrency, LOOPS[variant] ?? bareGet)
     : await client.scanMany(hashes, { concurrency });
 const durationMs = performance.now() - started;
 clearInterval(sampler);

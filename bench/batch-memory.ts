@@ -3,8 +3,9 @@
  * against hand-written loops keeping the same results (fetch, the same pool,
  * every answer checked): `raw` is the bare fetch loop, `rawTimeout` adds the
  * per-request time-out a production loop needs (an AbortController per
- * request, as the SDK has). Each run is a fresh process; the order of the
- * variants rotates round by round. Standalone:
+ * request, as the SDK has), `kyTimeout` is that loop written with ky. Each
+ * run is a fresh process; the order of the variants rotates round by round.
+ * Standalone:
  *   npm run build && node --import tsx bench/batch-memory.ts [--quick] [--hashes=N] [--rounds=N]
  * (The children run with --expose-gc, only to measure the heap the results retain after the peak.)
  */
@@ -24,7 +25,7 @@ interface ChildReport {
   readonly retainedHeapMb: number;
 }
 
-const VARIANTS = { sdk: 'sdk', raw: 'raw', rawTimeout: 'raw-timeout' } as const;
+const VARIANTS = { sdk: 'sdk', raw: 'raw', rawTimeout: 'raw-timeout', kyTimeout: 'ky-timeout' } as const;
 type Variant = keyof typeof VARIANTS;
 type PerVariant<T> = { readonly [K in Variant]: T };
 
@@ -42,6 +43,8 @@ export interface BatchMemoryResult {
   readonly sdkOverRaw: Summary;
   /** Per-round SDK peak / peak of the loop with a per-request time-out. */
   readonly sdkOverRawTimeout: Summary;
+  /** Per-round SDK peak / peak of the ky loop with the same time-out. */
+  readonly sdkOverKyTimeout: Summary;
 }
 
 const argument = (name: string): number | undefined => {
@@ -49,7 +52,12 @@ const argument = (name: string): number | undefined => {
   return value === undefined ? undefined : Number(value);
 };
 
-const perVariant = <T>(make: () => T): { [K in Variant]: T } => ({ sdk: make(), raw: make(), rawTimeout: make() });
+const perVariant = <T>(make: () => T): { [K in Variant]: T } => ({
+  sdk: make(),
+  raw: make(),
+  rawTimeout: make(),
+  kyTimeout: make(),
+});
 
 export async function batchMemory(
   server: BenchServer,
@@ -93,6 +101,7 @@ export async function batchMemory(
     sdk: summarize(samples.sdk, 1),
     raw: summarize(samples.raw, 1),
     rawTimeout: summarize(samples.rawTimeout, 1),
+    kyTimeout: summarize(samples.kyTimeout, 1),
   });
   const over = (other: readonly number[]): Summary =>
     summarize(
@@ -108,12 +117,14 @@ export async function batchMemory(
     retainedHeapMb: mb(retained),
     sdkOverRaw: over(peak.raw),
     sdkOverRawTimeout: over(peak.rawTimeout),
+    sdkOverKyTimeout: over(peak.kyTimeout),
   };
 }
 
 type Row = [figure: string, value: string, range: string, target: string, met: string];
 
-const trio = (s: PerVariant<Summary>): string => `${s.sdk.median} · ${s.raw.median} · ${s.rawTimeout.median} MB`;
+const four = (s: PerVariant<Summary>): string =>
+  `${s.sdk.median} · ${s.raw.median} · ${s.rawTimeout.median} · ${s.kyTimeout.median} MB`;
 
 /** Report rows (same columns as bench/lib/report.ts). */
 export function batchMemoryRows(m: BatchMemoryResult): Row[] {
@@ -121,13 +132,19 @@ export function batchMemoryRows(m: BatchMemoryResult): Row[] {
   const p = m.peakRssMb;
   return [
     [
-      `7. scanMany ${n} unique, c=${m.concurrency}: peak RSS SDK · loop · loop + time-out`,
-      trio(p),
-      `SDK ${p.sdk.min} – ${p.sdk.max} · loop ${p.raw.min} – ${p.raw.max} · loop + time-out ${p.rawTimeout.min} – ${p.rawTimeout.max}`,
+      `7. scanMany ${n} unique, c=${m.concurrency}: peak RSS SDK · loop · loop + time-out · ky loop + time-out`,
+      four(p),
+      `SDK ${p.sdk.min} – ${p.sdk.max} · loop ${p.raw.min} – ${p.raw.max} · loop + time-out ${p.rawTimeout.min} – ${p.rawTimeout.max} · ky loop ${p.kyTimeout.min} – ${p.kyTimeout.max}`,
       '',
       '',
     ],
-    ['7. heap held by the results after GC: SDK · loop · loop + time-out', trio(m.retainedHeapMb), '', '', ''],
+    [
+      '7. heap held after the run and one GC: SDK · loop · loop + time-out · ky loop + time-out',
+      four(m.retainedHeapMb),
+      '',
+      '',
+      '',
+    ],
     [
       '7. peak RSS SDK / hand-written loop',
       `${m.sdkOverRaw.median}×`,
@@ -139,6 +156,13 @@ export function batchMemoryRows(m: BatchMemoryResult): Row[] {
       '7. peak RSS SDK / loop with a per-request time-out',
       `${m.sdkOverRawTimeout.median}×`,
       `${m.sdkOverRawTimeout.min}× – ${m.sdkOverRawTimeout.max}×`,
+      '',
+      '',
+    ],
+    [
+      '7. peak RSS SDK / ky loop with the same time-out',
+      `${m.sdkOverKyTimeout.median}×`,
+      `${m.sdkOverKyTimeout.min}× – ${m.sdkOverKyTimeout.max}×`,
       '',
       '',
     ],

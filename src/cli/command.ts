@@ -9,10 +9,9 @@ export interface CommandContext {
   readonly signal: AbortSignal;
 }
 
-/** One command: its help, and what it does; resolves the exit status. */
+/** One command: its help, and what it does; resolves the exit status (its summary is in `registry.ts`). */
 export interface Command {
   readonly name: string;
-  readonly summary: string;
   readonly help: string;
   run(argv: readonly string[], context: CommandContext): Promise<number>;
 }

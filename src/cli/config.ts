@@ -1,8 +1,8 @@
-import { Agent } from 'undici';
 import { ConfigurationError, HashScanClient, type Logger, SmsClient } from '../index.js';
 // `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import type { Diagnostics } from './io.js';
+import { Agent } from './undici-agent.js';
 import { UsageError } from './usage-error.js';
 
 /** What a command gets to talk to the service with; `close()` ends the connections and any in-process sandbox. */

@@ -2,17 +2,12 @@
  * The `hashscan-sms` command: argument parsing and dispatch only. Each
  * command lives in `commands/`, built on the package's public API.
  */
-import { VERSION } from '../index.js';
-import { type Command, wantsHelp } from './command.js';
-import { lookupCommand } from './commands/lookup.js';
-import { sandboxCommand } from './commands/sandbox.js';
-import { scanCommand } from './commands/scan.js';
-import { smsSendCommand } from './commands/sms-send.js';
-import { smsSignCommand } from './commands/sms-sign.js';
+// The constant alone, not the package root: `--version` loads no client code.
+import { VERSION } from '../version.js';
+import { wantsHelp } from './command.js';
 import { type Io, messageOf, SecretMask } from './io.js';
+import { COMMANDS, type CommandEntry } from './registry.js';
 import { EXIT, UsageError } from './usage-error.js';
-
-const COMMANDS: readonly Command[] = [scanCommand, lookupCommand, smsSendCommand, smsSignCommand, sandboxCommand];
 
 const HELP = `Usage: hashscan-sms <command> [options]
 
@@ -34,7 +29,7 @@ Examples:
   hashscan-sms sandbox --port 8787`;
 
 /** Finds the command of `argv` (two words for `sms send` and `sms sign`) and its own arguments. */
-function route(argv: readonly string[]): { command: Command; rest: readonly string[] } | undefined {
+function route(argv: readonly string[]): { command: CommandEntry; rest: readonly string[] } | undefined {
   const [first, second] = argv;
   const two = COMMANDS.find((command) => command.name === `${first} ${second}`);
   if (two !== undefined) return { command: two, rest: argv.slice(2) };
@@ -59,11 +54,12 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
       const hint = first === 'sms' ? 'sms send or sms sign' : `unknown command ${JSON.stringify(first)}`;
       throw new UsageError(`${hint}\nRun \`hashscan-sms --help\` for the commands.`);
     }
+    const command = await routed.command.load();
     if (wantsHelp(routed.rest)) {
-      io.out.write(`${routed.command.help}\n`);
+      io.out.write(`${command.help}\n`);
       return EXIT.ok;
     }
-    return await routed.command.run(routed.rest, { io, signal });
+    return await command.run(routed.rest, { io, signal });
   } catch (error) {
     // Messages may quote configuration: mask what the environment holds as secrets.
     const mask = new SecretMask();

@@ -1,7 +1,18 @@
 /**
- * File, stream and byte digests (MD5, SHA-1, SHA-256) for the hash lookup.
- * @module
+ * `hashscan-sms/hashing`: file, stream and byte digests (MD5, SHA-1,
+ * SHA-256) for the hash lookup, also exported by the package root. This
+ * entry loads none of the clients' dependencies (zod, ky, p-retry,
+ * lru-cache): a script that only hashes starts in a few milliseconds.
+ *
+ * @example
+ * ```ts
+ * import { hashFiles } from 'hashscan-sms/hashing'
+ * for await (const file of hashFiles(paths)) console.log(file.path, file.error?.code ?? file.digests.sha256)
+ * ```
+ *
+ * @packageDocumentation
  */
+export type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
 export type { Digests } from './digests.js';
 export { hashBytes } from './hash-bytes.js';
 export { hashFile } from './hash-file.js';

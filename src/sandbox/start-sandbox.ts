@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { SANDBOX_ACCOUNTS, SANDBOX_API_KEY } from '../testing/defaults.js';
-import { halfBody, type ServiceReply, type ServiceResponse } from '../testing/exchange.js';
+import { halfBody, type ServiceReply, type ServiceRequest, type ServiceResponse } from '../testing/exchange.js';
 import { createHashLookupService, type HashScanServiceOptions } from '../testing/hash-lookup-service.js';
 import type { RecordedRequest } from '../testing/request-log.js';
 import { createSmsService, type SentMessage, type SmsServiceOptions } from '../testing/sms-service.js';
@@ -67,6 +67,38 @@ async function readBody(request: IncomingMessage, limit: number): Promise<string
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Whether a request announces a body. One with neither `content-length` nor
+ * `transfer-encoding` has none (RFC 9112, 6.3): a lookup is answered at once,
+ * without waiting on the stream for an end it has already reached.
+ */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * The request as the services see it. The WHATWG `Headers` is built only if
+ * a service reads it (the SMS double does, the lookup does not): a few
+ * microseconds of every lookup otherwise.
+ */
+function serviceRequest(req: IncomingMessage, url: URL, body: string): ServiceRequest {
+  let headers: Headers | undefined;
+  return {
+    method: req.method ?? 'GET',
+    url,
+    body,
+    get headers(): Headers {
+      if (headers === undefined) {
+        headers = new Headers();
+        for (const [name, value] of Object.entries(req.headers)) {
+          for (const one of Array.isArray(value) ? value : [value ?? '']) headers.append(name, one);
+        }
+      }
+      return headers;
+    },
+  };
 }
 
 function send(res: ServerResponse, response: ServiceResponse): void {
@@ -141,9 +173,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     const service = name === 'sms' ? sms : hashScan;
-    let body: string;
+    let body = '';
     try {
-      body = await readBody(req, maxBodyBytes);
+      if (hasBody(req)) body = await readBody(req, maxBodyBytes);
     } catch (error) {
       if (!(error instanceof BodyTooLarge)) throw error;
       // `connection: close` ends the socket once sent, so the unread rest of the body is dropped.
@@ -151,11 +183,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       send(res, refusal(url, 413, 'PayloadTooLarge', message, { connection: 'close' }));
       return;
     }
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      for (const one of Array.isArray(value) ? value : [value ?? '']) headers.append(name, one);
-    }
-    play(service({ method: req.method ?? 'GET', url, headers, body }), req, res);
+    play(service(serviceRequest(req, url, body)), req, res);
   };
 
   // A client that hangs up mid-body, or a bug, must not take the test process down.

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SANDBOX_API_KEY, SANDBOX_HASH_FAULTS, SANDBOX_HASH_RECORDS } from './defaults.js';
 import {
@@ -38,7 +37,12 @@ export interface HashScanServiceOptions {
 }
 
 const DEFAULT_NOT_DETECTED_MESSAGE = 'No active detection service detected this file.';
-const HASH = z.string().regex(/^(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$/i);
+const HASH = /^(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$/i;
+
+/** An MD5, SHA-1 or SHA-256 in hex, any letter case. */
+function isHash(value: unknown): value is string {
+  return typeof value === 'string' && HASH.test(value);
+}
 
 /** The hit body of the spec: `status`, `is_virus`, `source` and all three digests with the times. */
 function hitBody(record: HashRecord): Record<string, unknown> {
@@ -67,8 +71,7 @@ function resolveOptions(options: HashScanServiceOptions) {
   }
   const faults = new Map<string, HashScanFault>();
   for (const [hash, fault] of Object.entries(options.faults ?? SANDBOX_HASH_FAULTS)) {
-    if (!HASH.safeParse(hash).success)
-      throw new ConfigurationError('faults', `${hash} is not an MD5, SHA-1 or SHA-256`);
+    if (!isHash(hash)) throw new ConfigurationError('faults', `${hash} is not an MD5, SHA-1 or SHA-256`);
     if (!HASH_SCAN_FAULT_KINDS.includes(faultKind(fault))) {
       throw new ConfigurationError('faults', `unknown fault kind for ${hash}`);
     }
@@ -88,6 +91,11 @@ function resolveOptions(options: HashScanServiceOptions) {
  */
 export function createHashLookupService(options: HashScanServiceOptions, sink: RequestSink): ServiceHandler {
   const { apiKey, byDigest, faults, notDetectedMessage } = resolveOptions(options);
+  // The answer almost every lookup gets, built once and frozen, since every lookup shares it.
+  const notDetected = Object.freeze({ status: 'success', is_virus: false, message: notDetectedMessage });
+  const notDetectedResponse = jsonResponse(200, notDetected);
+  Object.freeze(notDetectedResponse.headers);
+  const notDetectedReply = Object.freeze(respond(Object.freeze(notDetectedResponse)));
 
   const decide = (request: ServiceRequest): { reply: ServiceReply; outcome: string } => {
     const error = (status: number, outcome: string, message: string, headers: Record<string, string> = {}) => ({
@@ -100,16 +108,21 @@ export function createHashLookupService(options: HashScanServiceOptions, sink: R
     if (request.url.searchParams.get('api_key') !== apiKey) {
       return error(401, 'unauthorized', 'missing or invalid api_key');
     }
-    const hash = HASH.safeParse(request.url.searchParams.get('hash'));
-    if (!hash.success) {
+    const hash = request.url.searchParams.get('hash');
+    if (!isHash(hash)) {
       return error(400, 'invalid_hash', 'hash must be a bare MD5, SHA-1 or SHA-256 hex digest');
     }
-    const digest = hash.data.toLowerCase();
+    const digest = hash.toLowerCase();
     const record = byDigest.get(digest);
-    const answer = record ? hitBody(record) : { status: 'success', is_virus: false, message: notDetectedMessage };
     const fault = faults.get(digest);
-    if (fault !== undefined) return { reply: applyHashFault(fault, answer), outcome: `fault:${faultKind(fault)}` };
-    return { reply: respond(jsonResponse(200, answer)), outcome: record ? 'malicious' : 'not_detected' };
+    if (fault !== undefined) {
+      return {
+        reply: applyHashFault(fault, record ? hitBody(record) : notDetected),
+        outcome: `fault:${faultKind(fault)}`,
+      };
+    }
+    if (record === undefined) return { reply: notDetectedReply, outcome: 'not_detected' };
+    return { reply: respond(jsonResponse(200, hitBody(record))), outcome: 'malicious' };
   };
 
   return (request) => {

@@ -1,30 +1,38 @@
 /**
  * Vitest global setup: bundles the CLI once with esbuild (a fraction of a
  * second, where the full `tsup` build with declarations takes tens of
- * seconds), the same way tsup does for `dist/cli.js`: the package's
- * dependencies stay external, undici is bundled. The tests then run that
- * file with `node` in a child process, as users run the bin.
+ * seconds), the same way tsup does for `dist/cli.js`: every dependency but
+ * msw bundled, a chunk per command, ky replaced by its stand-in. The tests
+ * then run that file with `node` in a child process, as users run the bin.
  */
-import { readFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { CLI_BANNER } from '../../tsup.config.js';
+import { CLI_ALIAS, CLI_BANNER, CLI_CHUNK_NAMES, CLI_ENTRIES } from '../../tsup.config.js';
 
-export const CLI_PATH = fileURLToPath(new URL('../../node_modules/.cache/hashscan-sms-cli/cli.mjs', import.meta.url));
+const OUT_DIR = fileURLToPath(new URL('../../node_modules/.cache/hashscan-sms-cli/', import.meta.url));
+export const CLI_PATH = `${OUT_DIR}cli.mjs`;
 
 export default async function setup(): Promise<void> {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    dependencies: Record<string, string>;
-  };
+  rmSync(OUT_DIR, { recursive: true, force: true });
   await build({
-    entryPoints: [fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url))],
+    entryPoints: Object.fromEntries(
+      Object.entries(CLI_ENTRIES).map(([name, path]) => [
+        name,
+        fileURLToPath(new URL(`../../${path}`, import.meta.url)),
+      ]),
+    ),
     bundle: true,
+    splitting: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: [...Object.keys(pkg.dependencies), 'msw'],
+    external: ['msw'],
+    alias: CLI_ALIAS,
     banner: { js: CLI_BANNER },
-    outfile: CLI_PATH,
+    outdir: OUT_DIR,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: CLI_CHUNK_NAMES,
     logLevel: 'warning',
   });
 }

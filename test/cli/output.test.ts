@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseHashLine } from '../../src/cli/hash-lines.js';
+import { coalescing } from '../../src/cli/output/coalesce.js';
 import { csvField, csvWriter } from '../../src/cli/output/csv.js';
 import { jsonWriter, ndjsonWriter } from '../../src/cli/output/ndjson.js';
 import { printable, tableWriter } from '../../src/cli/output/table.js';
@@ -21,6 +22,40 @@ function sink(): NodeJS.WritableStream & { text: string; columns: number } {
   };
   return out as unknown as NodeJS.WritableStream & { text: string; columns: number };
 }
+
+describe('coalesced output (stdout not a terminal)', () => {
+  it('sends the lines of one event-loop turn in one write, in order, and calls each written callback after it', async () => {
+    const writes: string[] = [];
+    const out = {
+      write: (text: string, done?: () => void) => {
+        writes.push(text);
+        setImmediate(() => done?.());
+        return true;
+      },
+    };
+    const sink = coalescing(out);
+    const written: number[] = [];
+    for (let i = 0; i < 5; i += 1) sink.write(`line ${i}\n`, () => written.push(i));
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['line 0\nline 1\nline 2\nline 3\nline 4\n']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('writes at once past 64 KiB and on flush(), never losing or reordering a line', () => {
+    const writes: string[] = [];
+    const sink = coalescing({ write: (text: string) => writes.push(text) });
+    const line = `${'x'.repeat(1023)}\n`;
+    for (let i = 0; i < 64; i += 1) sink.write(line);
+    expect(writes).toHaveLength(1);
+    sink.write('tail\n');
+    sink.flush();
+    expect(writes.join('')).toBe(`${line.repeat(64)}tail\n`);
+    sink.flush();
+    expect(writes).toHaveLength(2);
+  });
+});
 
 describe('CSV', () => {
   it('parses back to the same cells, whatever they hold (RFC 4180)', () => {

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash, pbkdf2 } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +145,36 @@ describe('hashFile', () => {
     const bytes = Buffer.alloc(300_000, 7);
     const [digest] = await Promise.all([hashFile(fifo), writeFile(fifo, bytes)]);
     expect(digest).toBe(reference(bytes, 'sha256'));
+  });
+
+  it('reads a FIFO whose writer, in another process, wrote everything and closed before the read began', async () => {
+    // \`printf … > fifo\`: released by the first reader to open the FIFO, it writes and closes at once. A
+    // reader that opened the FIFO to inspect it, closed it and opened it again would then wait forever
+    // for a writer. The thread pool is kept busy so that any second open comes late.
+    const fifo = join(dir, 'fifo-short-writer');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', 'printf hello-fifo > "$0"', fifo], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => writer.once('exit', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // let it block in open(); not needed to pass
+    const busy = Array.from(
+      { length: 4 },
+      () => new Promise((resolve) => pbkdf2('p', 's', 100_000, 32, 'sha256', resolve)),
+    );
+    const results = [];
+    for await (const file of hashFiles([fifo])) results.push(file);
+    await Promise.all([exited, ...busy]);
+    const [read] = results;
+    expect(read?.error).toBeUndefined();
+    expect(read && 'digests' in read ? read.digests.sha256 : undefined).toBe(
+      reference(Buffer.from('hello-fifo'), 'sha256'),
+    );
+  });
+
+  it('gives the same digests through the hashscan-sms/hashing entry as through the root', async () => {
+    const entry = await import('../../src/hashing/index.js');
+    const path = join(dir, 'file-0');
+    expect(entry.hashFile).toBe(hashFile);
+    expect(await entry.hashFile(path, ['md5', 'sha256'])).toEqual(await hashFile(path, ['md5', 'sha256']));
   });
 
   it('rejects with the fs error for a missing file or a directory, and a TypeError for an unknown algorithm', async () => {

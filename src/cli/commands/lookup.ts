@@ -49,7 +49,6 @@ Examples:
 
 export const lookupCommand: Command = {
   name: 'lookup',
-  summary: 'look up hashes from arguments, a file or stdin',
   help: HELP,
   async run(argv, { io, signal }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'lookup');

@@ -27,7 +27,6 @@ Examples:
 
 export const sandboxCommand: Command = {
   name: 'sandbox',
-  summary: 'run the local sandbox in the foreground',
   help: HELP,
   async run(argv, { io, signal }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'sandbox');

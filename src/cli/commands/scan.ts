@@ -1,7 +1,8 @@
 import type { HashAlgorithm, HashedFile, ScanOutcome } from '../../index.js';
-import { decide, hashFiles } from '../../index.js';
+import { decide } from '../../index.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
 import { connectHashScan, wholeNumber } from '../config.js';
+import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
 import { Diagnostics, SecretMask } from '../io.js';
 import { lookUpEach } from '../lookup-pipeline.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
@@ -49,7 +50,6 @@ Examples:
 
 export const scanCommand: Command = {
   name: 'scan',
-  summary: 'hash files and folders and look the hashes up',
   help: HELP,
   async run(argv, { io, signal }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'scan');
@@ -111,7 +111,7 @@ export const scanCommand: Command = {
       },
     });
     async function* hashed(): AsyncGenerator<HashedFile<HashAlgorithm>, void, undefined> {
-      for await (const file of hashFiles(files, { algorithms, concurrency: hashConcurrency, signal })) {
+      for await (const file of hashFilesOffThread(files, { algorithms, concurrency: hashConcurrency, signal })) {
         if (file.error !== undefined) {
           unreadable(file.path, file.error.code ?? 'UNREADABLE', file.error.message);
           continue;

@@ -52,7 +52,6 @@ Examples:
 
 export const smsSendCommand: Command = {
   name: 'sms send',
-  summary: 'send one template SMS',
   help: HELP,
   async run(argv, { io }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'sms send');

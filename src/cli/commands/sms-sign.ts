@@ -31,7 +31,6 @@ Examples:
 
 export const smsSignCommand: Command = {
   name: 'sms sign',
-  summary: 'print the canonical query and string-to-sign of a request',
   help: HELP,
   async run(argv, { io }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'sms sign');

@@ -1,3 +1,4 @@
+import type { LineSink } from './coalesce.js';
 import type { Column, ResultWriter, Row } from './row.js';
 
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -13,7 +14,7 @@ export function csvField(value: string | number | undefined): string {
 }
 
 /** A header line, then one line per result, CRLF-terminated as RFC 4180 says. */
-export function csvWriter(out: NodeJS.WritableStream, columns: readonly Column[]): ResultWriter {
+export function csvWriter(out: LineSink, columns: readonly Column[]): ResultWriter {
   out.write(`${columns.map((column) => csvField(column.key)).join(',')}\r\n`);
   return {
     write: (row: Row, written?: () => void) => {

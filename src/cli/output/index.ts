@@ -1,3 +1,4 @@
+import { coalescing, type LineSink } from './coalesce.js';
 import { csvWriter } from './csv.js';
 import { jsonWriter, ndjsonWriter } from './ndjson.js';
 import type { Column, Format, ResultWriter } from './row.js';
@@ -12,6 +13,20 @@ export function createWriter(
   out: NodeJS.WritableStream & { readonly isTTY?: boolean },
   env: NodeJS.ProcessEnv,
 ): ResultWriter {
+  // On a terminal each row shows at once, between redraws of the progress line on stderr.
+  if (out.isTTY === true) return formatWriter(format, columns, out, env.NO_COLOR === undefined);
+  const sink = coalescing(out);
+  const writer = formatWriter(format, columns, sink, false);
+  return {
+    write: (row, written) => writer.write(row, written),
+    end: () => {
+      writer.end();
+      sink.flush();
+    },
+  };
+}
+
+function formatWriter(format: Format, columns: readonly Column[], out: LineSink, color: boolean): ResultWriter {
   switch (format) {
     case 'ndjson':
       return ndjsonWriter(out);
@@ -20,6 +35,6 @@ export function createWriter(
     case 'csv':
       return csvWriter(out, columns);
     case 'table':
-      return tableWriter(out, columns, out.isTTY === true && env.NO_COLOR === undefined);
+      return tableWriter(out, columns, color);
   }
 }

@@ -1,3 +1,4 @@
+import type { LineSink } from './coalesce.js';
 import type { Column, ResultWriter, Row } from './row.js';
 
 const COLORS: Readonly<Record<string, string>> = { block: '\u001b[31m', review: '\u001b[33m', allow: '\u001b[32m' };
@@ -15,7 +16,7 @@ function fitCell(text: string, width: number): string {
  * in a cell (a file name can hold them) are shown escaped, never sent to the
  * terminal.
  */
-export function tableWriter(out: NodeJS.WritableStream, columns: readonly Column[], color: boolean): ResultWriter {
+export function tableWriter(out: LineSink, columns: readonly Column[], color: boolean): ResultWriter {
   out.write(`${columns.map((column) => fitCell(column.key.toUpperCase(), column.width)).join('  ')}\n`);
   return {
     write: (row: Row, written?: () => void) => {

@@ -1,0 +1,41 @@
+/**
+ * The commands, by name, each loaded only when it runs: `--version`,
+ * `--help` and `sms sign` never load the HTTP stack (undici, zod), and
+ * `scan` never loads the SMS commands. Start-up counts in every CLI figure.
+ */
+import type { Command } from './command.js';
+
+/** A command's name and one-line summary (for the top-level help), and how to load it. */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  load(): Promise<Command>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'scan',
+    summary: 'hash files and folders and look the hashes up',
+    load: async () => (await import('./commands/scan.js')).scanCommand,
+  },
+  {
+    name: 'lookup',
+    summary: 'look up hashes from arguments, a file or stdin',
+    load: async () => (await import('./commands/lookup.js')).lookupCommand,
+  },
+  {
+    name: 'sms send',
+    summary: 'send one template SMS',
+    load: async () => (await import('./commands/sms-send.js')).smsSendCommand,
+  },
+  {
+    name: 'sms sign',
+    summary: 'print the canonical query and string-to-sign of a request',
+    load: async () => (await import('./commands/sms-sign.js')).smsSignCommand,
+  },
+  {
+    name: 'sandbox',
+    summary: 'run the local sandbox in the foreground',
+    load: async () => (await import('./commands/sandbox.js')).sandboxCommand,
+  },
+];
