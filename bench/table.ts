@@ -36,6 +36,10 @@ if (runs.length === 1) {
     ['1. CPU µs/request: SDK (default, ky over fetch)', (r) => m(r.throughput?.contenders.sdk?.cpuUs)],
     ['1. CPU µs/request: SDK before (same run)', (r) => m(r.throughput?.contenders.sdkBefore?.cpuUs)],
     ['1. CPU µs/request: SDK + dispatcher', (r) => m(r.throughput?.contenders.sdkDispatcher?.cpuUs)],
+    [
+      '1. CPU µs/request: SDK + dispatcher before (same run)',
+      (r) => m(r.throughput?.contenders.sdkDispatcherBefore?.cpuUs),
+    ],
     ['1. CPU µs/request: undici.request loop', (r) => m(r.throughput?.contenders.undici?.cpuUs)],
     ['1. SDK CPU ÷ ky loop (≤ 1.1×)', (r) => m(r.throughput?.sdkCpuOverKy, '×')],
     ['1. SDK CPU ÷ careful loop (≤ 1.3×)', (r) => m(r.throughput?.sdkCpuOverCareful, '×')],

@@ -5,7 +5,7 @@
  * per request for every contender. Beside it: the bare `fetch` loop (no
  * time-out), the same careful loop written with ky, the SDK on its opt-in
  * undici dispatcher, `undici.request` as the platform's floor and, when
- * `BENCH_BEFORE_DIST` names one, the SDK of an earlier build.
+ * `BENCH_BEFORE_DIST` names one, the SDK of an earlier build (default path and dispatcher).
  *
  * The same run serves the remote-like profile (benchmark 1b, remote.ts): a
  * server answering each lookup 20 ms late, where concurrency decides.
@@ -19,7 +19,15 @@ import type { Sdk } from './lib/sdk.js';
 import type { BenchServer } from './lib/server.js';
 import type { Summary } from './lib/stats.js';
 
-export type ThroughputContender = 'careful' | 'bare' | 'ky' | 'sdk' | 'sdkDispatcher' | 'undici' | 'sdkBefore';
+export type ThroughputContender =
+  | 'careful'
+  | 'bare'
+  | 'ky'
+  | 'sdk'
+  | 'sdkDispatcher'
+  | 'undici'
+  | 'sdkBefore'
+  | 'sdkDispatcherBefore';
 
 export interface ThroughputResult {
   readonly hashes: number;
@@ -47,6 +55,9 @@ export interface ThroughputResult {
   /** This build over the `BENCH_BEFORE_DIST` build: throughput and CPU per request. */
   readonly sdkOverBefore?: Summary;
   readonly sdkCpuOverBefore?: Summary;
+  /** The same for the SDK with the opt-in `dispatcher`. */
+  readonly sdkDispatcherOverBefore?: Summary;
+  readonly sdkDispatcherCpuOverBefore?: Summary;
 }
 
 export async function throughput(
@@ -63,7 +74,7 @@ export async function throughput(
     (get: (url: string) => Promise<{ status: number; text: string }>): Lookup =>
     (hashes) =>
       rawLoop(url, apiKey, hashes, concurrency, get);
-  const { beforeClient } = clients;
+  const { beforeClient, beforeDispatcherClient } = clients;
   const contenders: Partial<Record<ThroughputContender, Lookup>> = {
     careful: loop(carefulGet),
     sdk: (hashes) => clients.fetchClient.scanMany(hashes, { concurrency }),
@@ -72,6 +83,9 @@ export async function throughput(
     sdkDispatcher: (hashes) => clients.dispatcherClient.scanMany(hashes, { concurrency }),
     undici: loop(clients.undiciGet),
     ...(beforeClient && { sdkBefore: (hashes: string[]) => beforeClient.scanMany(hashes, { concurrency }) }),
+    ...(beforeDispatcherClient && {
+      sdkDispatcherBefore: (hashes: string[]) => beforeDispatcherClient.scanMany(hashes, { concurrency }),
+    }),
   };
   const result = await contest(contenders as Record<ThroughputContender, Lookup>, {
     rounds,
@@ -95,5 +109,9 @@ export async function throughput(
     carefulCpuOverBare: cpu('careful', 'bare'),
     bareOverCareful: speed('bare', 'careful'),
     ...(beforeClient && { sdkOverBefore: speed('sdk', 'sdkBefore'), sdkCpuOverBefore: cpu('sdk', 'sdkBefore') }),
+    ...(beforeDispatcherClient && {
+      sdkDispatcherOverBefore: speed('sdkDispatcher', 'sdkDispatcherBefore'),
+      sdkDispatcherCpuOverBefore: cpu('sdkDispatcher', 'sdkDispatcherBefore'),
+    }),
   };
 }

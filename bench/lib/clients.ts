@@ -11,6 +11,8 @@ export interface BatchClients {
   readonly dispatcherClient: Client;
   /** The same default-transport client from the build in `BENCH_BEFORE_DIST`, when given. */
   readonly beforeClient: Client | undefined;
+  /** The same `dispatcher` client from the build in `BENCH_BEFORE_DIST` (its own agent), when given. */
+  readonly beforeDispatcherClient: Client | undefined;
   /** The careful loop's request written with ky (one instance, same time-out). */
   readonly kyGet: (url: string) => Promise<RawAnswer>;
   /** The floor: `undici.request` on its own default-settings agent, for the raw loop. */
@@ -27,13 +29,15 @@ export interface BatchClients {
 export async function batchClients(sdk: Sdk, server: BenchServer, before?: Sdk): Promise<BatchClients> {
   await (await fetch('data:,')).text();
   const undici = await import('undici');
-  const agents: Agent[] = [new undici.Agent(), new undici.Agent()];
-  const [sdkAgent, floorAgent] = agents as [Agent, Agent];
+  const agents: Agent[] = [new undici.Agent(), new undici.Agent(), new undici.Agent()];
+  const [sdkAgent, floorAgent, beforeAgent] = agents as [Agent, Agent, Agent];
   const options = { baseUrl: server.url, apiKey: server.apiKey, cache: false } as const;
   return {
     fetchClient: new sdk.HashScanClient(options),
     dispatcherClient: new sdk.HashScanClient({ ...options, dispatcher: sdkAgent }),
     beforeClient: before === undefined ? undefined : new before.HashScanClient(options),
+    beforeDispatcherClient:
+      before === undefined ? undefined : new before.HashScanClient({ ...options, dispatcher: beforeAgent }),
     kyGet: kyGetter(),
     undiciGet: async (url) => {
       const res = await undici.request(url, { dispatcher: floorAgent });

@@ -63,6 +63,10 @@ function throughputRows(t: ThroughputResult, id: string): Row[] {
     out.push(ratioRow(`${id}. SDK now ÷ SDK before (same run): throughput`, t.sdkOverBefore));
     out.push(ratioRow(`${id}. SDK now ÷ SDK before (same run): CPU/request`, t.sdkCpuOverBefore));
   }
+  if (t.sdkDispatcherOverBefore && t.sdkDispatcherCpuOverBefore) {
+    out.push(ratioRow(`${id}. SDK + \`dispatcher\` now ÷ before: throughput`, t.sdkDispatcherOverBefore));
+    out.push(ratioRow(`${id}. SDK + \`dispatcher\` now ÷ before: CPU/request`, t.sdkDispatcherCpuOverBefore));
+  }
   out.push(...noiseRow(`${id}. noise: careful loop's spread over rounds`, t.contenders.careful));
   return out;
 }

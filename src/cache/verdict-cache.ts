@@ -129,18 +129,25 @@ export class VerdictCache {
     return result;
   }
 
-  /** The shared level: a checked entry (kept in-process for what is left of its life), or `undefined`. */
-  async recall(query: NormalizedHash): Promise<ScanResult | undefined> {
+  /**
+   * The shared level: a checked entry (kept in-process for what is left of
+   * its life), or `undefined`; at once, not as a promise, without a store.
+   */
+  recall(query: NormalizedHash): Promise<ScanResult | undefined> | undefined {
     if (this.#store === undefined || this.#secret === undefined) {
       this.#misses += 1;
       return undefined;
     }
-    const stored = await this.#store.get(this.#keyPrefix + query.hash);
+    return this.#recallShared(this.#store, this.#secret, query);
+  }
+
+  async #recallShared(store: BoundedStore, secret: Buffer, query: NormalizedHash): Promise<ScanResult | undefined> {
+    const stored = await store.get(this.#keyPrefix + query.hash);
     if (stored === undefined || stored === null) {
       this.#misses += 1;
       return undefined;
     }
-    const opened = openEntry(stored, query, { ...this.#context, secret: this.#secret, now: Date.now() });
+    const opened = openEntry(stored, query, { ...this.#context, secret, now: Date.now() });
     if (!opened.ok) {
       this.#misses += 1;
       this.#reject(query.hash, opened.reason);
@@ -151,16 +158,30 @@ export class VerdictCache {
     return opened.result;
   }
 
-  /** Keeps a service answer in both levels; resolves once the store has it, or gave up (bounded). */
-  async set(result: ScanResult): Promise<void> {
+  /**
+   * Keeps a service answer in both levels; resolves once the store has it,
+   * or gave up (bounded). Without a store (or with nothing to store) it is
+   * done at once, and returns no promise.
+   */
+  set(result: ScanResult): Promise<void> | undefined {
     this.#memory.set(result);
     const store = this.#store;
     const secret = this.#secret;
-    if (store === undefined || secret === undefined) return;
+    if (store === undefined || secret === undefined) return undefined;
     const { ttlMs, notDetectedTtlMs } = this.#memory.lifetimes;
     const ttl = result.verdict === 'not_detected' ? notDetectedTtlMs : ttlMs;
-    if (ttl <= 0) return;
+    if (ttl <= 0) return undefined;
     const expiresAt = Date.now() + ttl;
+    return this.#storeShared(store, secret, result, ttl, expiresAt);
+  }
+
+  async #storeShared(
+    store: BoundedStore,
+    secret: Buffer,
+    result: ScanResult,
+    ttl: number,
+    expiresAt: number,
+  ): Promise<void> {
     await Promise.all(
       [result, ...digestAliases(result)].map((entry) =>
         store.set(this.#keyPrefix + entry.hash, sealEntry(entry, this.#context.sourceId, secret, expiresAt), ttl),

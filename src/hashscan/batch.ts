@@ -2,7 +2,7 @@ import { HashScanError } from '../errors/hash-scan-error.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { linkedSignal } from '../util/linked-signal.js';
 import { checkEntry, isOutcome } from './batch-outcome.js';
-import { algorithmOf, type NormalizedHash } from './hash-algorithm.js';
+import { algorithmOfChecked, type NormalizedHash } from './hash-algorithm.js';
 import type { ScanOutcome } from './scan-result.js';
 
 /** What {@link scanBatch} needs of the caller's options, checked. */
@@ -74,7 +74,8 @@ export async function scanBatch(
     while (!failed && next < keys.length) {
       const unique = next++;
       const hash = keys[unique] as string;
-      const outcome = await lookup({ hash, algorithm: algorithmOf(hash) ?? 'sha256' }, batch.signal);
+      // Every key passed normalizeHash above: its length tells the algorithm.
+      const outcome = await lookup({ hash, algorithm: algorithmOfChecked(hash) }, batch.signal);
       let count = 0;
       for (let index = firsts[unique] as number; index !== -1; index = nextSame[index] as number) {
         outcomes[index] = outcome;

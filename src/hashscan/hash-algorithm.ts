@@ -24,6 +24,11 @@ export function algorithmOf(hash: string): HashAlgorithm | undefined {
   return algorithm !== undefined && HEX.test(hash) ? algorithm : undefined;
 }
 
+/** The algorithm of a hash already checked by {@link normalizeHash}: its length alone tells. */
+export function algorithmOfChecked(hash: string): HashAlgorithm {
+  return ALGORITHM_BY_LENGTH.get(hash.length) ?? 'sha256';
+}
+
 /** Shows a bad input in a message without dumping a huge or binary value. */
 function describe(input: unknown): string {
   if (typeof input !== 'string') {

@@ -7,18 +7,17 @@ import type { CredentialSource } from '../transport/credentials.js';
 import { withBudget } from '../transport/deadline.js';
 import type { Redactor } from '../transport/redact.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
-import { isTransientStatus } from '../transport/transient-status.js';
-import { type Exchange, Transport, type TransportFailure } from '../transport/transport.js';
+import { Transport } from '../transport/transport.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { isValidConcurrency } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
-import { type ApiKey, apiKeyWithRedactor, lookupRequest, noteKeyRefusal } from './api-key.js';
+import { type ApiKey, apiKeyWithRedactor } from './api-key.js';
 import { describeScanResponse } from './auth-hint.js';
 import { scanBatch } from './batch.js';
 import { checkEntry, isOutcome } from './batch-outcome.js';
 import { callerAbortError } from './caller-abort.js';
 import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
-import { interpretScanResponse } from './interpret-response.js';
+import { LookupExchange, type LookupSettings } from './lookup-exchange.js';
 import { notDetectedSchema } from './response-schema.js';
 import type {
   HashScanClientOptions,
@@ -31,7 +30,6 @@ import { errorOutcome, type FileScanOutcome, type ScanFileOptions, scanFileWith,
 import type { IndexedScanOutcome, ScanOutcome, ScanResult } from './scan-result.js';
 import { SharedBodies } from './shared-body.js';
 import { scanStream } from './stream.js';
-import { scanFailureError } from './transport-failure.js';
 
 export type {
   HashScanClientOptions,
@@ -65,7 +63,8 @@ export class HashScanClient {
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
   readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
-  readonly #bodies = new SharedBodies();
+  /** What every lookup of this client shares (key, schema, redactor, shared bodies). */
+  readonly #lookups: LookupSettings;
   /** Data-source id used in cache keys. */
   readonly sourceId: string;
   /** The checked base URL. */
@@ -89,6 +88,12 @@ export class HashScanClient {
       throw new ConfigurationError('allowedExtraFields', 'must be an array of field names');
     }
     this.#notDetected = notDetectedSchema(allowed);
+    this.#lookups = {
+      apiKey: this.#apiKey,
+      notDetected: this.#notDetected,
+      redact: this.#redact,
+      bodies: new SharedBodies(),
+    };
     this.#summary = { ...summarizeTransport(settings), allowedExtraFields: [...allowed] };
     this.#cache =
       options.cache === false
@@ -196,34 +201,40 @@ export class HashScanClient {
   }
 
   /** An entry of any type (never converted to a string) as an outcome. */
-  async #outcome(input: unknown, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
+  #outcome(input: unknown, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
     const entry = checkEntry(input);
-    return isOutcome(entry) ? entry : this.#outcomeOf(entry, signal, totalTimeoutMs);
+    return isOutcome(entry) ? Promise.resolve(entry) : this.#outcomeOf(entry, signal, totalTimeoutMs);
   }
 
-  /** `scan()` of an input already normalized (batches check every input first), as an outcome. */
-  async #outcomeOf(
-    query: NormalizedHash,
-    signal: AbortLike | undefined,
-    totalTimeoutMs?: number,
-  ): Promise<ScanOutcome> {
+  /**
+   * `scan()` of an input already normalized (batches check every input first),
+   * as an outcome: never rejects. (Not `async`: a batch pays per lookup for
+   * every promise and frame, and this needs one `then` only on a miss.)
+   */
+  #outcomeOf(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
     try {
-      return this.#cache?.get(query.hash) ?? (await this.#share(query, signal, totalTimeoutMs));
+      const cached = this.#cache?.get(query.hash);
+      if (cached !== undefined) return Promise.resolve(cached);
+      return this.#share(query, signal, totalTimeoutMs).then(undefined, (error: unknown) =>
+        errorOutcome(query.hash, error),
+      );
     } catch (error) {
-      return errorOutcome(query.hash, error);
+      return Promise.resolve(errorOutcome(query.hash, error));
     }
   }
 
   /** Joins the lookup of `query` already under way, or starts it; waits at most `totalTimeoutMs`. */
   #share(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanResult> {
-    const wait = withBudget(signal, totalTimeoutMs);
+    // Without a budget the caller's signal is used as is: nothing to set up or dispose.
+    const wait = totalTimeoutMs === undefined ? undefined : withBudget(signal, totalTimeoutMs);
+    const waitSignal = wait === undefined ? signal : wait.signal;
     const result = this.#inFlight.run(
       query.hash,
       (shared, progress) => this.#lookup(query, shared, progress, totalTimeoutMs),
-      wait.signal,
-      ({ attempts }) => callerAbortError(query.hash, attempts, wait.signal?.reason),
+      waitSignal,
+      ({ attempts }) => callerAbortError(query.hash, attempts, waitSignal?.reason),
     );
-    return totalTimeoutMs === undefined ? result : result.finally(wait.dispose);
+    return wait === undefined ? result : result.finally(wait.dispose);
   }
 
   #batchSettings(options: ScanManyOptions | ScanIterableOptions): {
@@ -237,42 +248,30 @@ export class HashScanClient {
     return { concurrency, signal: options.signal };
   }
 
-  async #lookup(
+  /** The lookup shared by concurrent callers: the shared store (when set), else the service. */
+  #lookup(
     query: NormalizedHash,
     signal: AbortLike,
     progress: SharedProgress,
     totalTimeoutMs: number | undefined,
   ): Promise<ScanResult> {
     // The shared store is asked inside the shared operation: concurrent callers cost one store read.
-    const stored = await this.#cache?.recall(query);
-    if (stored !== undefined) return stored;
-    const exchange: Exchange<ScanResult> = {
-      build: (attempt) => {
-        progress.attempts = attempt;
-        return lookupRequest(this.#apiKey, query.hash, attempt);
-      },
-      interpret: (response) =>
-        this.#bodies.share(
-          response.text,
-          interpretScanResponse(noteKeyRefusal(this.#apiKey, response), {
-            query,
-            notDetected: this.#notDetected,
-            redact: this.#redact,
-          }),
-        ),
-      fail: (failure: TransportFailure) => scanFailureError(failure, query.hash),
-      // Time-outs, network failures and 408/429/5xx only: a normal answer, an
-      // abnormal structure or a hit will not change on a second try (spec part 8).
-      isRetryable: (error) =>
-        error instanceof HashScanError &&
-        (error.code === 'TIMEOUT' ||
-          error.code === 'NETWORK' ||
-          (error.code === 'HTTP_STATUS' && isTransientStatus(error.status))),
-      signal,
-      totalTimeoutMs,
-    };
-    const result = await this.#transport.send(exchange);
-    await this.#cache?.set(result);
-    return result;
+    // Without a store nothing is awaited: a lookup pays for no tick it does not need.
+    const recalled = this.#cache?.recall(query);
+    if (recalled === undefined) return this.#ask(query, signal, progress, totalTimeoutMs);
+    return recalled.then((stored) => stored ?? this.#ask(query, signal, progress, totalTimeoutMs));
+  }
+
+  /** Asks the service, then keeps the answer in the cache (resolving once a shared store has it too). */
+  #ask(
+    query: NormalizedHash,
+    signal: AbortLike,
+    progress: SharedProgress,
+    totalTimeoutMs: number | undefined,
+  ): Promise<ScanResult> {
+    const sent = this.#transport.send(new LookupExchange(this.#lookups, query, progress, signal, totalTimeoutMs));
+    const cache = this.#cache;
+    if (cache === undefined) return sent;
+    return sent.then((result) => cache.set(result)?.then(() => result) ?? result);
   }
 }

@@ -1,5 +1,11 @@
 import { HashScanError } from '../errors/hash-scan-error.js';
-import { type DuplicateKey, type JsonObject, parseStrictJson, StrictJsonError } from '../json/strict-parse.js';
+import {
+  type DuplicateKey,
+  type JsonObject,
+  parseStrictJson,
+  StrictJsonError,
+  type StrictJsonOptions,
+} from '../json/strict-parse.js';
 import type { IncomingResponse } from '../transport/exchange.js';
 import type { Redactor } from '../transport/redact.js';
 import { parseRetryAfter } from '../transport/retry-after.js';
@@ -15,6 +21,7 @@ import {
   threatDataFields,
 } from './response-schema.js';
 import type { MaliciousResult, ScanResult, ThreatData } from './scan-result.js';
+import type { SharedBodies } from './shared-body.js';
 
 /** What `interpretScanResponse` needs besides the response. */
 export interface InterpretContext {
@@ -25,36 +32,58 @@ export interface InterpretContext {
 
 const BODY_EXCERPT = 512;
 
+/** The strict reader's options for a lookup answer: every object and array frozen as it closes. */
+const FROZEN: StrictJsonOptions = Object.freeze({ freeze: true });
+
+type FailureCode = 'HTTP_STATUS' | 'INVALID_JSON' | 'STATUS_NOT_SUCCESS' | 'INVALID_RESPONSE';
+
+/** The error of an abnormal response: redacted message, issues and body excerpt. */
+function failure(
+  response: IncomingResponse,
+  context: InterpretContext,
+  code: FailureCode,
+  message: string,
+  issues?: string[],
+): HashScanError {
+  const { redact } = context;
+  return new HashScanError({
+    code,
+    message: redact(message),
+    hash: context.query.hash,
+    attempts: response.attempt,
+    status: response.status,
+    // Redact before cutting, so a secret straddling the cut cannot leave a prefix behind.
+    body: redact(response.text).slice(0, BODY_EXCERPT),
+    issues: issues?.map(redact),
+    retryAfterMs: code === 'HTTP_STATUS' ? parseRetryAfter(response.headers.get('retry-after')) : undefined,
+  });
+}
+
 /**
  * Turns one HTTP response into a verdict, following the spec's defensive
  * rules in order: HTTP status, JSON, `status`, `is_virus`, then the exact
  * shape. Anything abnormal throws; nothing abnormal becomes `not_detected`.
+ * With `bodies`, a non-detection whose body is the same text as the last
+ * one's keeps that one's frozen `raw` (see {@link SharedBodies}).
  *
  * @throws {HashScanError} `HTTP_STATUS`, `INVALID_JSON`, `STATUS_NOT_SUCCESS` or `INVALID_RESPONSE`.
  */
-export function interpretScanResponse(response: IncomingResponse, context: InterpretContext): ScanResult {
-  const { query, redact } = context;
-  const fail = (
-    code: 'HTTP_STATUS' | 'INVALID_JSON' | 'STATUS_NOT_SUCCESS' | 'INVALID_RESPONSE',
-    message: string,
-    issues?: string[],
-  ): HashScanError =>
-    new HashScanError({
-      code,
-      message: redact(message),
-      hash: query.hash,
-      attempts: response.attempt,
-      status: response.status,
-      // Redact before cutting, so a secret straddling the cut cannot leave a prefix behind.
-      body: redact(response.text).slice(0, BODY_EXCERPT),
-      issues: issues?.map(redact),
-      retryAfterMs: code === 'HTTP_STATUS' ? parseRetryAfter(response.headers.get('retry-after')) : undefined,
-    });
+export function interpretScanResponse(
+  response: IncomingResponse,
+  context: InterpretContext,
+  bodies?: SharedBodies,
+): ScanResult {
+  const { query } = context;
 
   // The HTTP status alone never decides, but a non-2xx is abnormal whatever its body says.
   if (response.status < 200 || response.status > 299) {
     const hint = authHint(response.status);
-    throw fail('HTTP_STATUS', `the service answered HTTP ${response.status}${hint === undefined ? '' : `: ${hint}`}`);
+    throw failure(
+      response,
+      context,
+      'HTTP_STATUS',
+      `the service answered HTTP ${response.status}${hint === undefined ? '' : `: ${hint}`}`,
+    );
   }
 
   // One strict read: repeated keys reported, `__proto__` an ordinary field,
@@ -63,39 +92,51 @@ export function interpretScanResponse(response: IncomingResponse, context: Inter
   let value: unknown;
   let duplicates: readonly DuplicateKey[];
   try {
-    ({ value, duplicates } = parseStrictJson(response.text, { freeze: true }));
+    ({ value, duplicates } = parseStrictJson(response.text, FROZEN));
   } catch (error) {
     if (error instanceof StrictJsonError && error.kind === 'depth') {
-      throw fail('INVALID_RESPONSE', `the response body is ${error.message}`, ['body: nested too deep']);
+      throw failure(response, context, 'INVALID_RESPONSE', `the response body is ${error.message}`, [
+        'body: nested too deep',
+      ]);
     }
-    throw fail('INVALID_JSON', 'the response body is not valid JSON');
+    throw failure(response, context, 'INVALID_JSON', 'the response body is not valid JSON');
   }
   // Fast path for the common answer: exactly the documented non-detection
   // (what the strict schema below accepts), in one pass. Everything else (a
   // hit, an anomaly, a repeated key) goes through the checks one by one for
   // its precise outcome.
   if (duplicates.length === 0 && isDocumentedNonDetection(value, context.notDetected)) {
-    const body = value as JsonObject;
+    const body = bodies === undefined ? (value as JsonObject) : bodies.raw(response.text, value as JsonObject);
     return notDetected(body, body.message as string, query);
   }
 
-  if (!isJsonObject(value)) throw fail('INVALID_RESPONSE', 'the response body is not a JSON object');
+  if (!isJsonObject(value))
+    throw failure(response, context, 'INVALID_RESPONSE', 'the response body is not a JSON object');
   const body = value;
   if (duplicates.length > 0) {
     // A body that says a key twice said two things; only a hit it claims is believed (fail closed).
     const issues = describeDuplicates(duplicates);
     if (claimsHit(body, duplicates)) return malicious(body, query, issues);
-    throw fail('INVALID_RESPONSE', `the response repeats a field: ${issues.join('; ')}`, issues);
+    throw failure(response, context, 'INVALID_RESPONSE', `the response repeats a field: ${issues.join('; ')}`, issues);
   }
 
   if (typeof body.status !== 'string') {
-    throw fail('INVALID_RESPONSE', '`status` is missing or not a string', ['status: expected string']);
+    throw failure(response, context, 'INVALID_RESPONSE', '`status` is missing or not a string', [
+      'status: expected string',
+    ]);
   }
   if (body.status !== 'success') {
-    throw fail('STATUS_NOT_SUCCESS', `\`status\` is ${JSON.stringify(body.status.slice(0, 64))}, not "success"`);
+    throw failure(
+      response,
+      context,
+      'STATUS_NOT_SUCCESS',
+      `\`status\` is ${JSON.stringify(body.status.slice(0, 64))}, not "success"`,
+    );
   }
   if (typeof body.is_virus !== 'boolean') {
-    throw fail('INVALID_RESPONSE', '`is_virus` is missing or not a boolean', ['is_virus: expected boolean']);
+    throw failure(response, context, 'INVALID_RESPONSE', '`is_virus` is missing or not a boolean', [
+      'is_virus: expected boolean',
+    ]);
   }
 
   if (body.is_virus) return malicious(body, query);
@@ -103,9 +144,15 @@ export function interpretScanResponse(response: IncomingResponse, context: Inter
   const exact = context.notDetected.safeParse(body);
   if (!exact.success) {
     const issues = describeIssues(exact.error.issues);
-    throw fail('INVALID_RESPONSE', `abnormal non-detection response: ${issues.join('; ')}`, issues);
+    throw failure(
+      response,
+      context,
+      'INVALID_RESPONSE',
+      `abnormal non-detection response: ${issues.join('; ')}`,
+      issues,
+    );
   }
-  return notDetected(body, exact.data.message, query);
+  return notDetected(bodies === undefined ? body : bodies.raw(response.text, body), exact.data.message, query);
 }
 
 function notDetected(raw: Readonly<Record<string, unknown>>, message: string, query: NormalizedHash): ScanResult {

@@ -91,13 +91,64 @@ export async function readWebBody(
   }
 }
 
+/** The part of a Node `Readable` (undici's `BodyReadable`) that {@link readNodeBody} listens to. */
+interface NodeStream {
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  removeListener(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  destroy(): unknown;
+}
+
+const isNodeStream = (body: object): body is NodeStream =>
+  typeof (body as Partial<NodeStream>).on === 'function' &&
+  typeof (body as Partial<NodeStream>).removeListener === 'function' &&
+  typeof (body as Partial<NodeStream>).destroy === 'function';
+
+/** One decoder for every whole body: a decode without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder();
+
 /**
  * Reads a Node stream body (undici's `request()`) as text, at most `limit`
- * bytes; past it, leaving the loop destroys the stream and throws.
+ * bytes; past it, destroys the stream (which cuts the connection) and throws.
+ * A Node stream is read through its `data` and `end` events, which cost a
+ * fraction of what its async iterator does per body; the bytes are kept as
+ * they come and decoded once at the end, as `Response.text()` decodes (a
+ * leading BOM dropped, bad sequences replaced). Any other async iterable
+ * (a hand-written dispatcher's) is read with `for await`.
  *
  * @throws {ResponseTooLargeError} once more than `limit` bytes arrived.
  */
-export async function readNodeBody(body: AsyncIterable<Uint8Array>, limit: number, status: number): Promise<string> {
+export function readNodeBody(body: AsyncIterable<Uint8Array>, limit: number, status: number): Promise<string> {
+  if (!isNodeStream(body)) return readIterable(body, limit, status);
+  return new Promise((resolve, reject) => {
+    let first: Uint8Array | undefined;
+    let more: Uint8Array[] | undefined;
+    let bytes = 0;
+    const onData = (chunk: Uint8Array): void => {
+      bytes += chunk.byteLength;
+      if (bytes > limit) {
+        body.removeListener('data', onData);
+        // The error listener stays: destroying the stream may still emit one, which must not go unhandled.
+        body.destroy();
+        reject(new ResponseTooLargeError(limit, status, undefined));
+      } else if (first === undefined) {
+        first = chunk;
+      } else {
+        more ??= [first];
+        more.push(chunk);
+      }
+    };
+    body.on('data', onData);
+    body.on('error', reject);
+    body.on('end', () => {
+      if (more !== undefined) resolve(UTF8.decode(Buffer.concat(more, bytes)));
+      else resolve(first === undefined ? '' : UTF8.decode(first));
+    });
+  });
+}
+
+async function readIterable(body: AsyncIterable<Uint8Array>, limit: number, status: number): Promise<string> {
   const text = new CountedText(limit, status);
   for await (const chunk of body) text.add(chunk);
   return text.finish();

@@ -1,12 +1,16 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { SharedAbort } from '../util/abort-like.js';
 import { ResponseTooLargeError, readNodeBody, readWebBody, refuseAnnounced } from './body-limit.js';
-import type { DispatchOptions, DispatchResponse } from './dispatcher.js';
+import type { DispatchOptions } from './dispatcher.js';
 import type { FetchLike, IncomingResponse, OutgoingRequest, ResponseHeaders } from './exchange.js';
 import { DispatchFailure, type WriteTrackingDispatcher } from './request-written.js';
 import { USER_AGENT } from './user-agent.js';
 
-/** One request on its way: its complete response, and how to cut it short (connection included). */
+/**
+ * One request on its way: its complete response, and how to cut it short
+ * (connection included). The transport needs `response` to reject at once
+ * on `abort`: the dispatcher path's does; the ky path's is wrapped (`prompt-abort.ts`).
+ */
 export interface Sending {
   readonly response: Promise<IncomingResponse>;
   abort(reason: unknown): void;
@@ -124,9 +128,11 @@ export function dispatchTarget(baseUrl: string): DispatchTarget {
  * `fetch`. Failures are wrapped as `fetch` wraps them (`fetch failed`,
  * `terminated`), so errors look the same whichever way a request went, and
  * carry whether the request reached a socket (see `request-written.ts`).
+ * One promise carries the whole attempt, and `abort` rejects it at once
+ * (whatever the dispatcher does with its signal).
  */
 export function sendWithDispatcher(
-  dispatcher: WriteTrackingDispatcher,
+  tracked: WriteTrackingDispatcher,
   target: DispatchTarget,
   request: OutgoingRequest,
   attempt: number,
@@ -142,37 +148,42 @@ export function sendWithDispatcher(
     maxRedirections: 0,
     signal,
   };
-  const abort = (reason: unknown): void => signal.abort(reason);
-  return { response: dispatchWhole(dispatcher, options, attempt, maxBytes, abort), abort };
-}
-
-async function dispatchWhole(
-  { dispatcher, written }: WriteTrackingDispatcher,
-  options: DispatchOptions,
-  attempt: number,
-  maxBytes: number,
-  abort: (reason: unknown) => void,
-): Promise<IncomingResponse> {
-  let response: DispatchResponse;
-  try {
-    response = await dispatcher.request(options);
-  } catch (error) {
-    throw new DispatchFailure('fetch failed', error, written(options));
-  }
-  let text: string;
-  try {
-    const length = response.headers['content-length'];
-    refuseAnnounced(typeof length === 'string' ? length : undefined, maxBytes, response.statusCode);
-    text = await readNodeBody(response.body, maxBytes, response.statusCode);
-  } catch (error) {
-    if (error instanceof ResponseTooLargeError) {
-      // Cuts the connection: the rest of the body is never read.
-      abort(error);
-      throw error;
-    }
-    throw new DispatchFailure('terminated', error, written(options));
-  }
-  return { status: response.statusCode, headers: new RawHeaders(response.headers), text, attempt };
+  let cut: ((error: Error) => void) | undefined;
+  const response = new Promise<IncomingResponse>((resolve, reject) => {
+    cut = reject;
+    /** A body that failed: too large (the connection is then cut, the rest never read), or broken off. */
+    const bodyFailed = (error: unknown): void => {
+      if (error instanceof ResponseTooLargeError) {
+        signal.abort(error);
+        reject(error);
+      } else {
+        reject(new DispatchFailure('terminated', error, tracked.written(options)));
+      }
+    };
+    tracked.dispatcher.request(options).then(
+      (answer) => {
+        const status = answer.statusCode;
+        try {
+          const length = answer.headers['content-length'];
+          refuseAnnounced(typeof length === 'string' ? length : undefined, maxBytes, status);
+          readNodeBody(answer.body, maxBytes, status).then(
+            (text) => resolve({ status, headers: new RawHeaders(answer.headers), text, attempt }),
+            bodyFailed,
+          );
+        } catch (error) {
+          bodyFailed(error);
+        }
+      },
+      (error: unknown) => reject(new DispatchFailure('fetch failed', error, tracked.written(options))),
+    );
+  });
+  return {
+    response,
+    abort: (reason) => {
+      signal.abort(reason);
+      cut?.(new Error('aborted'));
+    },
+  };
 }
 
 /** `Headers.get()` over undici's raw header object (lower-case names, repeated ones as arrays). */

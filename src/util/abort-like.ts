@@ -19,7 +19,9 @@ export interface AbortLike {
 export class SharedAbort implements AbortLike {
   #aborted = false;
   #reason: unknown;
-  #listeners: Set<() => void> | undefined;
+  /** The usual case, one listener, costs no `Set`: the first listener is kept here, further ones in `#more`. */
+  #first: (() => void) | undefined;
+  #more: Set<() => void> | undefined;
 
   get aborted(): boolean {
     return this.#aborted;
@@ -31,22 +33,30 @@ export class SharedAbort implements AbortLike {
 
   /** Like `AbortSignal`: a listener added twice is called once, and none is called after the abort. */
   addEventListener(_type: 'abort', listener: () => void): void {
-    if (this.#aborted) return;
-    this.#listeners ??= new Set();
-    this.#listeners.add(listener);
+    if (this.#aborted || listener === this.#first) return;
+    if (this.#first === undefined && this.#more === undefined) {
+      this.#first = listener;
+      return;
+    }
+    this.#more ??= new Set();
+    this.#more.add(listener);
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
-    this.#listeners?.delete(listener);
+    if (listener === this.#first) this.#first = undefined;
+    else this.#more?.delete(listener);
   }
 
-  /** Aborts once, like `AbortController.abort(reason)` (same default reason), and calls each listener once. */
+  /** Aborts once, like `AbortController.abort(reason)` (same default reason), and calls each listener once, in the order added. */
   abort(reason?: unknown): void {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#reason = reason ?? new DOMException('This operation was aborted', 'AbortError');
-    const listeners = this.#listeners;
-    this.#listeners = undefined;
-    if (listeners !== undefined) for (const listener of listeners) listener();
+    const first = this.#first;
+    const more = this.#more;
+    this.#first = undefined;
+    this.#more = undefined;
+    first?.();
+    if (more !== undefined) for (const listener of more) listener();
   }
 }

@@ -7,11 +7,25 @@ export interface SharedProgress {
   attempts: number;
 }
 
+/** A caller with a signal, waiting for a shared operation. */
+interface Waiter<V> {
+  readonly resolve: (value: V) => void;
+  readonly reject: (error: unknown) => void;
+  readonly signal: AbortLike;
+  readonly listener: () => void;
+  /** Detaches `listener` from an `AbortSignal` (a {@link SharedAbort} needs no closure for that). */
+  readonly unsubscribe: (() => void) | undefined;
+}
+
 interface Shared<V> {
   readonly promise: Promise<V>;
   readonly controller: SharedAbort;
   readonly progress: SharedProgress;
+  /** Callers that could still abort; infinite once one cannot. */
   waiters: number;
+  /** Callers with a signal still waiting, told when the operation settles (the usual one without an array). */
+  first: Waiter<V> | undefined;
+  more: Waiter<V>[] | undefined;
 }
 
 /**
@@ -19,8 +33,27 @@ interface Shared<V> {
  * Each caller may bring its own `signal`: its abort rejects that caller at
  * once and leaves the others waiting; the shared work is aborted only when
  * every caller that could abort it has gone. (lru-cache's `fetch()` would
- * let one caller's abort cancel the work for all.)
+ * let one caller's abort cancel the work for all.) One `then` per operation
+ * settles every waiting caller: a lookup answered in tens of microseconds
+ * pays for each promise and closure.
  */
+function tell<V>(waiter: Waiter<V>, resolved: boolean, outcome: unknown): void {
+  if (waiter.unsubscribe === undefined) waiter.signal.removeEventListener('abort', waiter.listener);
+  else waiter.unsubscribe();
+  if (resolved) waiter.resolve(outcome as V);
+  else waiter.reject(outcome);
+}
+
+/** Takes an aborted caller off the waiting list. */
+function leave<V>(shared: Shared<V>, waiter: Waiter<V>): void {
+  if (shared.first === waiter) {
+    shared.first = undefined;
+    return;
+  }
+  const at = shared.more?.indexOf(waiter) ?? -1;
+  if (at >= 0) shared.more?.splice(at, 1);
+}
+
 export class InFlight<K, V> {
   readonly #pending = new Map<K, Shared<V>>();
 
@@ -36,49 +69,72 @@ export class InFlight<K, V> {
     aborted: (progress: SharedProgress) => Error,
   ): Promise<V> {
     if (signal?.aborted) return Promise.reject(aborted({ attempts: 0 }));
-    let shared = this.#pending.get(key);
-    if (shared === undefined) {
-      const controller = new SharedAbort();
-      const progress: SharedProgress = { attempts: 0 };
-      const promise = start(controller, progress);
-      const entry: Shared<V> = { promise, controller, progress, waiters: 0 };
-      const forget = (): void => {
-        if (this.#pending.get(key) === entry) this.#pending.delete(key);
-      };
-      promise.then(forget, forget);
-      this.#pending.set(key, entry);
-      shared = entry;
-    }
+    const shared = this.#pending.get(key) ?? this.#start(key, start);
     if (signal === undefined) {
       // A caller that cannot abort keeps the work alive for good.
       shared.waiters = Number.POSITIVE_INFINITY;
       return shared.promise;
     }
-    return this.#join(key, shared, signal, aborted);
-  }
-
-  #join(key: K, shared: Shared<V>, signal: AbortLike, aborted: (progress: SharedProgress) => Error): Promise<V> {
     shared.waiters += 1;
     return new Promise<V>((resolve, reject) => {
-      // One listener per signal however many calls share it (see onAbort).
-      const unsubscribe = onAbort(signal, () => {
+      const listener = (): void => {
+        leave(shared, waiter);
         shared.waiters -= 1;
         if (shared.waiters === 0) {
-          if (this.#pending.get(key) === shared) this.#pending.delete(key);
+          this.#forget(key, shared);
           shared.controller.abort();
         }
         reject(aborted(shared.progress));
-      });
-      shared.promise.then(
-        (value) => {
-          unsubscribe();
-          resolve(value);
-        },
-        (error: unknown) => {
-          unsubscribe();
-          reject(error);
-        },
-      );
+      };
+      // One listener per `AbortSignal` however many calls share it (see onAbort); a SharedAbort has no limit.
+      const direct = signal instanceof SharedAbort;
+      if (direct) signal.addEventListener('abort', listener);
+      const waiter: Waiter<V> = {
+        resolve,
+        reject,
+        signal,
+        listener,
+        unsubscribe: direct ? undefined : onAbort(signal, listener),
+      };
+      if (shared.first === undefined && shared.more === undefined) {
+        shared.first = waiter;
+      } else {
+        shared.more ??= [];
+        shared.more.push(waiter);
+      }
     });
+  }
+
+  #start(key: K, start: (signal: AbortLike, progress: SharedProgress) => Promise<V>): Shared<V> {
+    const controller = new SharedAbort();
+    const progress: SharedProgress = { attempts: 0 };
+    const shared: Shared<V> = {
+      promise: start(controller, progress),
+      controller,
+      progress,
+      waiters: 0,
+      first: undefined,
+      more: undefined,
+    };
+    shared.promise.then(
+      (value) => this.#settle(key, shared, true, value),
+      (error: unknown) => this.#settle(key, shared, false, error),
+    );
+    this.#pending.set(key, shared);
+    return shared;
+  }
+
+  /** Forgets a settled operation and tells its waiting callers, detached from their signals. */
+  #settle(key: K, shared: Shared<V>, resolved: boolean, outcome: unknown): void {
+    this.#forget(key, shared);
+    const { first, more } = shared;
+    shared.first = undefined;
+    shared.more = undefined;
+    if (first !== undefined) tell(first, resolved, outcome);
+    if (more !== undefined) for (const waiter of more) tell(waiter, resolved, outcome);
+  }
+
+  #forget(key: K, shared: Shared<V>): void {
+    if (this.#pending.get(key) === shared) this.#pending.delete(key);
   }
 }

@@ -1,0 +1,74 @@
+import { HashScanError } from '../errors/hash-scan-error.js';
+import type { CredentialSource } from '../transport/credentials.js';
+import type { Exchange, IncomingResponse, OutgoingRequest, TransportFailure } from '../transport/exchange.js';
+import type { Redactor } from '../transport/redact.js';
+import { isTransientStatus } from '../transport/transient-status.js';
+import type { AbortLike } from '../util/abort-like.js';
+import type { SharedProgress } from '../util/in-flight.js';
+import { type ApiKey, lookupRequest, noteKeyRefusal } from './api-key.js';
+import type { NormalizedHash } from './hash-algorithm.js';
+import { type InterpretContext, interpretScanResponse } from './interpret-response.js';
+import type { notDetectedSchema } from './response-schema.js';
+import type { ScanResult } from './scan-result.js';
+import type { SharedBodies } from './shared-body.js';
+import { scanFailureError } from './transport-failure.js';
+
+/** What every lookup of one client shares: made once per client. */
+export interface LookupSettings {
+  readonly apiKey: CredentialSource<ApiKey>;
+  readonly notDetected: ReturnType<typeof notDetectedSchema>;
+  readonly redact: Redactor;
+  readonly bodies: SharedBodies;
+}
+
+/**
+ * One lookup as the transport drives it. A class rather than an object of
+ * closures: a lookup answered in tens of microseconds pays for every
+ * allocation, and its methods live once on the prototype. It is also the
+ * interpretation's context (query, schema, redactor), so none is built per response.
+ */
+export class LookupExchange implements Exchange<ScanResult>, InterpretContext {
+  readonly notDetected: ReturnType<typeof notDetectedSchema>;
+  readonly redact: Redactor;
+  readonly #settings: LookupSettings;
+  readonly #progress: SharedProgress;
+
+  constructor(
+    settings: LookupSettings,
+    readonly query: NormalizedHash,
+    progress: SharedProgress,
+    readonly signal: AbortLike,
+    readonly totalTimeoutMs: number | undefined,
+  ) {
+    this.#settings = settings;
+    this.notDetected = settings.notDetected;
+    this.redact = settings.redact;
+    this.#progress = progress;
+  }
+
+  build(attempt: number): OutgoingRequest | Promise<OutgoingRequest> {
+    this.#progress.attempts = attempt;
+    return lookupRequest(this.#settings.apiKey, this.query.hash, attempt);
+  }
+
+  interpret(response: IncomingResponse): ScanResult {
+    return interpretScanResponse(noteKeyRefusal(this.#settings.apiKey, response), this, this.#settings.bodies);
+  }
+
+  fail(failure: TransportFailure): Error {
+    return scanFailureError(failure, this.query.hash);
+  }
+
+  /**
+   * Time-outs, network failures and 408/429/5xx only: a normal answer, an
+   * abnormal structure or a hit will not change on a second try (spec part 8).
+   */
+  isRetryable(error: unknown): boolean {
+    return (
+      error instanceof HashScanError &&
+      (error.code === 'TIMEOUT' ||
+        error.code === 'NETWORK' ||
+        (error.code === 'HTTP_STATUS' && isTransientStatus(error.status)))
+    );
+  }
+}
