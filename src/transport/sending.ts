@@ -71,8 +71,10 @@ export function kySender(
  * alive until a full GC; a large batch then holds hundreds of MB of it. An
  * abort after the end unregisters them at once (ky's `Request` and its clone
  * too, as they follow the same signal through ky's `signal` option). The
- * connection is kept (undici ignores an abort of a completed request), and
- * `scanMany` of 200,000 hashes peaks about 20 % lower (`bench/batch-memory.ts`).
+ * connection is kept (undici ignores an abort of a completed request).
+ * `scanMany` of 500,000 hashes peaks at 654–677 MB instead of 853 MB; the
+ * price is the abort itself, about a fifth more CPU per request on this path
+ * (BENCHMARKS.md, "What the numbers say").
  */
 function sendWithKy(
   client: KyInstance,
