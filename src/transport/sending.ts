@@ -61,20 +61,20 @@ export function kySender(
  * with ky's `Request`: `fetch` then builds one `Request` from a string instead
  * of copying ky's, about a fifth less CPU per request (`bench/throughput.ts`).
  * ky's `Request` carries the same method, URL and body, so what is sent is the
- * same. A custom `fetch` may read only the `Request` it is given, so it gets
- * the signal and headers through ky. The body is read counted, at most
- * `maxBytes` once decoded; past it the connection is cut.
+ * same; it is never sent, so it is not given the attempt's signal either (no
+ * `AbortSignal.any` per request). A custom `fetch` may read only the `Request`
+ * it is given, so it gets the signal and headers through ky. The body is read
+ * counted, at most `maxBytes` once decoded; past it the connection is cut.
  *
  * Why the attempt's signal is aborted ("settled") once the body is read:
- * every `Request` built with a signal registers itself with undici's
- * `FinalizationRegistry` and a `WeakRef`, which keep its abort bookkeeping
- * alive until a full GC; a large batch then holds hundreds of MB of it. An
- * abort after the end unregisters them at once (ky's `Request` and its clone
- * too, as they follow the same signal through ky's `signal` option). The
- * connection is kept (undici ignores an abort of a completed request).
- * `scanMany` of 500,000 hashes peaks at 654–677 MB instead of 853 MB; the
- * price is the abort itself, about a fifth more CPU per request on this path
- * (BENCHMARKS.md, "What the numbers say").
+ * a `Request` built with a signal registers itself with undici's
+ * `FinalizationRegistry` and a `WeakRef`, which keep its abort bookkeeping,
+ * and through `fetch`'s abort listener the whole response, alive until a full
+ * GC; a large batch then holds hundreds of MB of it. An abort after the end
+ * unregisters it at once. The connection is kept (undici ignores an abort of
+ * a completed request). `scanMany` of 500,000 hashes peaks at about 0.94× the
+ * bare `fetch` loop instead of 1.13×; the price is the abort itself, about a
+ * tenth more CPU per request on this path (BENCHMARKS.md).
  */
 function sendWithKy(
   client: KyInstance,
@@ -86,12 +86,13 @@ function sendWithKy(
 ): Sending {
   const controller = new AbortController();
   const { signal } = controller;
-  const options: Options = { method: request.method, body: request.body ?? null, signal };
+  const options: Options = { method: request.method, body: request.body ?? null };
   if (custom === undefined) {
     const init: RequestInit = { method: request.method, headers: headersOf(request), signal, redirect: 'manual' };
     if (request.body !== undefined) init.body = request.body;
     options.fetch = () => globalThis.fetch(url, init);
   } else {
+    options.signal = signal;
     if (request.headers !== undefined) options.headers = request.headers;
     options.fetch = (input, init) => custom(input as Request, init);
   }
