@@ -1,7 +1,9 @@
 /**
  * The part of an undici `Dispatcher` (`Agent`, `Pool`, `ProxyAgent`,
  * `MockAgent`, …) that the opt-in `dispatcher` transport uses. Structural, so
- * the package depends on no undici version: dispatchers of undici 6 and 7 fit.
+ * the package depends on no undici version: dispatchers of undici 6, 7 and 8
+ * fit. Requests go through `dispatch()` with a handler of the transport's own
+ * when the dispatcher has one (every undici dispatcher does), else through `request()`.
  *
  * @example
  * ```ts
@@ -12,6 +14,8 @@
 export interface UndiciDispatcher {
   /** Sends one request and resolves once its status and headers are in (undici's `Dispatcher.request()`). */
   request(options: DispatchOptions): Promise<DispatchResponse>;
+  /** undici's low-level `Dispatcher.dispatch()`; the handler speaks undici 6's and undici 8's handler interfaces. */
+  dispatch?(options: DispatchOptions, handler: object): boolean;
 }
 
 /** The options the transport passes to {@link UndiciDispatcher.request}. */
@@ -28,8 +32,8 @@ export interface DispatchOptions {
   readonly body?: string;
   /** Always 0: a redirect could downgrade to `http:` or carry the key to another host. */
   readonly maxRedirections: 0;
-  /** Cuts the request short on time-out or caller abort. */
-  readonly signal: DispatchSignal;
+  /** Cuts the request short on time-out or caller abort (`request()` only: `dispatch()` is cut through its handler). */
+  readonly signal?: DispatchSignal;
 }
 
 /**
