@@ -38,9 +38,14 @@ export const SETTINGS: {
       importSamples: 2,
     }
   : {
-      rounds: 5,
+      rounds: 7,
       warmUp: true,
-      batch: 6_000,
+      /**
+       * 20,000 lookups: a round of the fastest contender (the dispatcher paths,
+       * ~30,000/s) lasts over half a second, long past GC and JIT transients. At
+       * 6,000 the dispatcher ÷ `undici.request` ratio swung 0.82–1.06× between rounds.
+       */
+      batch: 20_000,
       /** At c=64 and 20 ms a lookup, 4,096 lookups take at least 1.3 s. */
       remoteBatch: 4_096,
       concurrency: 64,
