@@ -158,7 +158,12 @@ export class DispatchExchange {
   }
 
   #end(): void {
-    if (this.#settled || this.#headers === undefined) return;
+    if (this.#settled) return;
+    // Only a broken dispatcher ends a response it never started; it must not leave the attempt hanging.
+    if (this.#headers === undefined) {
+      this.#fail(new Error('the response ended before its status line'));
+      return;
+    }
     const more = this.#more;
     const text =
       more !== undefined

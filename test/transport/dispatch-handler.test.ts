@@ -39,7 +39,13 @@ afterEach(async () => {
 describe.each(versions)('the dispatcher path over %s', (_name, makeAgent, runs) => {
   const client = async (options: ConstructorParameters<typeof HashScanClient>[0] = {}, agentOptions = {}) => {
     agent = await makeAgent(agentOptions);
-    return new HashScanClient({ apiKey: 'key', baseUrl: server?.url ?? '', cache: false, dispatcher: agent, ...options });
+    return new HashScanClient({
+      apiKey: 'key',
+      baseUrl: server?.url ?? '',
+      cache: false,
+      dispatcher: agent,
+      ...options,
+    });
   };
 
   it.runIf(runs)('sends the headers and reads a body that comes in several chunks', async () => {
@@ -131,5 +137,28 @@ describe.each(versions)('the dispatcher path over %s', (_name, makeAgent, runs) 
       .send({ phoneNumbers: '13800000000', templateCode: 'SMS_1', templateParam: {} })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ outcome: 'not_sent', attempts: 3 });
+  });
+});
+
+describe('a dispatcher that breaks the handler protocol', () => {
+  it('a response ended before any status: a network error, not a hang', async () => {
+    const dispatcher: UndiciDispatcher = {
+      request: () => Promise.reject(new Error('request() must not be used when dispatch() exists')),
+      dispatch: (_options, handler) => {
+        const legacy = handler as { onConnect(abort: () => void): void; onComplete(trailers: unknown[]): void };
+        legacy.onConnect(() => undefined);
+        legacy.onComplete([]);
+        return true;
+      },
+    };
+    const client = new HashScanClient({
+      apiKey: 'key',
+      baseUrl: 'https://hashscan.test',
+      cache: false,
+      dispatcher,
+      retry: false,
+    });
+    const error = await client.scan(HASH).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'NETWORK' });
   });
 });
