@@ -109,42 +109,62 @@ const isNodeStream = (body: object): body is NodeStream =>
 const UTF8 = new TextDecoder();
 
 /**
+ * A body's chunks kept as they come, counted against a limit, and decoded
+ * once at the end, as `Response.text()` decodes (a leading BOM dropped, bad
+ * sequences replaced). The usual one-chunk body costs no array.
+ */
+export class BodyChunks {
+  readonly #limit: number;
+  #first: Uint8Array | undefined;
+  #more: Uint8Array[] | undefined;
+  #bytes = 0;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  /** Keeps a chunk; `false` (the chunk dropped) once more than the limit has arrived. */
+  add(chunk: Uint8Array): boolean {
+    this.#bytes += chunk.byteLength;
+    if (this.#bytes > this.#limit) return false;
+    if (this.#first === undefined) {
+      this.#first = chunk;
+    } else {
+      this.#more ??= [this.#first];
+      this.#more.push(chunk);
+    }
+    return true;
+  }
+
+  text(): string {
+    if (this.#more !== undefined) return UTF8.decode(Buffer.concat(this.#more, this.#bytes));
+    return this.#first === undefined ? '' : UTF8.decode(this.#first);
+  }
+}
+
+/**
  * Reads a Node stream body (undici's `request()`) as text, at most `limit`
  * bytes; past it, destroys the stream (which cuts the connection) and throws.
  * A Node stream is read through its `data` and `end` events, which cost a
- * fraction of what its async iterator does per body; the bytes are kept as
- * they come and decoded once at the end, as `Response.text()` decodes (a
- * leading BOM dropped, bad sequences replaced). Any other async iterable
- * (a hand-written dispatcher's) is read with `for await`.
+ * fraction of what its async iterator does per body ({@link BodyChunks}).
+ * Any other async iterable (a hand-written dispatcher's) is read with `for await`.
  *
  * @throws {ResponseTooLargeError} once more than `limit` bytes arrived.
  */
 export function readNodeBody(body: AsyncIterable<Uint8Array>, limit: number, status: number): Promise<string> {
   if (!isNodeStream(body)) return readIterable(body, limit, status);
   return new Promise((resolve, reject) => {
-    let first: Uint8Array | undefined;
-    let more: Uint8Array[] | undefined;
-    let bytes = 0;
+    const chunks = new BodyChunks(limit);
     const onData = (chunk: Uint8Array): void => {
-      bytes += chunk.byteLength;
-      if (bytes > limit) {
-        body.removeListener('data', onData);
-        // The error listener stays: destroying the stream may still emit one, which must not go unhandled.
-        body.destroy();
-        reject(new ResponseTooLargeError(limit, status, undefined));
-      } else if (first === undefined) {
-        first = chunk;
-      } else {
-        more ??= [first];
-        more.push(chunk);
-      }
+      if (chunks.add(chunk)) return;
+      body.removeListener('data', onData);
+      // The error listener stays: destroying the stream may still emit one, which must not go unhandled.
+      body.destroy();
+      reject(new ResponseTooLargeError(limit, status, undefined));
     };
     body.on('data', onData);
     body.on('error', reject);
-    body.on('end', () => {
-      if (more !== undefined) resolve(UTF8.decode(Buffer.concat(more, bytes)));
-      else resolve(first === undefined ? '' : UTF8.decode(first));
-    });
+    body.on('end', () => resolve(chunks.text()));
   });
 }
 

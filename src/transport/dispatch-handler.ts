@@ -1,4 +1,4 @@
-import { ResponseTooLargeError, refuseAnnounced } from './body-limit.js';
+import { BodyChunks, ResponseTooLargeError, refuseAnnounced } from './body-limit.js';
 import type { DispatchOptions } from './dispatcher.js';
 import type { IncomingResponse, ResponseHeaders } from './exchange.js';
 import { DispatchFailure, type WriteTrackingDispatcher } from './request-written.js';
@@ -13,9 +13,6 @@ interface RequestController {
 type RawHeaderList = readonly (Buffer | string | readonly (Buffer | string)[])[];
 type HeaderRecord = Readonly<Record<string, string | string[] | undefined>>;
 
-/** One decoder for every whole body: a decode without `stream` keeps no state between calls. */
-const UTF8 = new TextDecoder();
-
 /**
  * One request through `dispatcher.dispatch()` with a handler of its own:
  * no `Readable` body stream, request handler or abort signal per request,
@@ -26,7 +23,7 @@ const UTF8 = new TextDecoder();
  * `onResponseData`, `onResponseEnd`, `onResponseError`); undici 7 takes either.
  *
  * The body is kept as it comes, at most `maxBytes`, and decoded once at the
- * end, as `Response.text()` decodes. Failures are worded as `fetch` words
+ * end ({@link BodyChunks}). Failures are worded as `fetch` words
  * them: `fetch failed` before the response began, `terminated` after.
  */
 export class DispatchExchange {
@@ -44,15 +41,14 @@ export class DispatchExchange {
   #settled = false;
   #status = 0;
   #headers: HeaderRecord | undefined;
-  #first: Uint8Array | undefined;
-  #more: Uint8Array[] | undefined;
-  #bytes = 0;
+  readonly #body: BodyChunks;
 
   constructor(tracked: WriteTrackingDispatcher, options: DispatchOptions, maxBytes: number, attempt: number) {
     this.#tracked = tracked;
     this.#options = options;
     this.#maxBytes = maxBytes;
     this.#attempt = attempt;
+    this.#body = new BodyChunks(maxBytes);
     this.response = new Promise<IncomingResponse>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
@@ -145,16 +141,8 @@ export class DispatchExchange {
   }
 
   #data(chunk: Uint8Array): void {
-    if (this.#settled) return;
-    this.#bytes += chunk.byteLength;
-    if (this.#bytes > this.#maxBytes) {
-      this.#tooLarge(new ResponseTooLargeError(this.#maxBytes, this.#status, undefined));
-    } else if (this.#first === undefined) {
-      this.#first = chunk;
-    } else {
-      this.#more ??= [this.#first];
-      this.#more.push(chunk);
-    }
+    if (this.#settled || this.#body.add(chunk)) return;
+    this.#tooLarge(new ResponseTooLargeError(this.#maxBytes, this.#status, undefined));
   }
 
   #end(): void {
@@ -164,15 +152,13 @@ export class DispatchExchange {
       this.#fail(new Error('the response ended before its status line'));
       return;
     }
-    const more = this.#more;
-    const text =
-      more !== undefined
-        ? UTF8.decode(Buffer.concat(more, this.#bytes))
-        : this.#first === undefined
-          ? ''
-          : UTF8.decode(this.#first);
     this.#settled = true;
-    this.#resolve({ status: this.#status, headers: new RecordHeaders(this.#headers), text, attempt: this.#attempt });
+    this.#resolve({
+      status: this.#status,
+      headers: new RecordHeaders(this.#headers),
+      text: this.#body.text(),
+      attempt: this.#attempt,
+    });
   }
 
   /** Over the limit: the rest is never read, the connection is cut. */

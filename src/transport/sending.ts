@@ -147,27 +147,20 @@ export function sendWithDispatcher(
   maxBytes: number,
 ): Sending {
   const { dispatcher } = tracked;
-  if (typeof dispatcher.dispatch === 'function') {
-    const options: DispatchOptions = {
-      origin: target.origin,
-      path: target.pathPrefix + request.path,
-      method: request.method,
-      headers: headersOf(request),
-      ...(request.body !== undefined && { body: request.body }),
-      maxRedirections: 0,
-    };
-    return new DispatchExchange(tracked, options, maxBytes, attempt).start((o, h) => dispatcher.dispatch?.(o, h));
-  }
-  const signal = new SharedAbort();
-  const options: DispatchOptions = {
+  const plain: DispatchOptions = {
     origin: target.origin,
     path: target.pathPrefix + request.path,
     method: request.method,
     headers: headersOf(request),
     ...(request.body !== undefined && { body: request.body }),
     maxRedirections: 0,
-    signal,
   };
+  if (typeof dispatcher.dispatch === 'function') {
+    return new DispatchExchange(tracked, plain, maxBytes, attempt).start((o, h) => dispatcher.dispatch?.(o, h));
+  }
+  // `request()` is cut through a signal.
+  const signal = new SharedAbort();
+  const options: DispatchOptions = { ...plain, signal };
   let cut: ((error: Error) => void) | undefined;
   const response = new Promise<IncomingResponse>((resolve, reject) => {
     cut = reject;
