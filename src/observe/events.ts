@@ -1,0 +1,150 @@
+/*
+ * The observer seam's vocabulary: every fact the transport and the clients
+ * report about a call, as typed events. Holds types only; imports nothing
+ * but other type-only modules. Subscribers (the logger, OpenTelemetry,
+ * `diagnostics_channel`) read these events and never reach around them.
+ *
+ * Events carry no secret: URLs are redacted before they are put in an event,
+ * and no API key, access key secret, signature, phone number or template
+ * value is ever a field.
+ */
+
+/** `hashscan` or `sms`: which client a call belongs to. */
+export type ClientName = 'hashscan' | 'sms';
+
+/**
+ * Identity of one logical operation (one looked-up hash, one `send()`).
+ * Events of the same operation carry the same object, so a subscriber can
+ * keep per-operation state in a `WeakMap` keyed by it (an OpenTelemetry span,
+ * a start time). Its fields are fixed at the operation's start.
+ */
+export type OperationRef = ScanOperation | SendOperation;
+
+/** A lookup of one hash by `HashScanClient` (also each one inside `scanMany`/`scanIterable`). */
+export interface ScanOperation {
+  readonly client: 'hashscan';
+  readonly operation: 'scan';
+  /** The normalized (lower-case hex) hash. */
+  readonly hash: string;
+  readonly algorithm: 'md5' | 'sha1' | 'sha256';
+  readonly sourceId: string;
+}
+
+/** One `SmsClient.send()`. */
+export interface SendOperation {
+  readonly client: 'sms';
+  readonly operation: 'send';
+  readonly phoneCount: number;
+  readonly templateCode: string;
+  readonly method: 'GET' | 'POST';
+}
+
+/** How an operation ended, as seen from above the transport. */
+export interface OperationEnd {
+  readonly type: 'operation:end';
+  readonly op: OperationRef;
+  /** The resolved value (a `ScanResult`, a `SendSmsResult`); absent on failure. */
+  readonly result?: unknown;
+  /** The client's error (a `HashScanError`, an `SmsError`); absent on success. */
+  readonly error?: Error;
+  /** Error code on failure (`error.type` in OpenTelemetry terms). */
+  readonly errorCode?: string;
+  /** Where the answer came from: `memory`/`shared` cache, or `undefined` when the service was asked. */
+  readonly cache: 'memory' | 'shared' | undefined;
+  /** HTTP attempts this operation made itself (0 for a cache hit or a shared in-flight lookup). */
+  readonly attempts: number;
+  readonly durationMs: number;
+}
+
+/** Every event of the seam. */
+export type ObserverEvent =
+  | { readonly type: 'operation:start'; readonly op: OperationRef }
+  | OperationEnd
+  /** A lookup answered from a cache level, or a miss at one. */
+  | {
+      readonly type: 'cache';
+      readonly op: OperationRef;
+      readonly level: 'memory' | 'shared';
+      readonly outcome: 'hit' | 'miss';
+    }
+  /** A lookup that joined a request already in flight for the same hash. */
+  | { readonly type: 'in-flight:joined'; readonly op: OperationRef }
+  /** The shared store was skipped (it is backing off) or came back. */
+  | { readonly type: 'store'; readonly state: 'skipping' | 'resumed'; readonly reason?: string }
+  /** The transport starts one call (one exchange) on behalf of an operation. */
+  | { readonly type: 'call:start'; readonly client: ClientName; readonly op: OperationRef | undefined }
+  | {
+      readonly type: 'call:end';
+      readonly client: ClientName;
+      readonly op: OperationRef | undefined;
+      readonly attempts: number;
+      readonly errorCode?: string;
+    }
+  /** One HTTP attempt is about to be sent. */
+  | {
+      readonly type: 'attempt:start';
+      readonly client: ClientName;
+      readonly op: OperationRef | undefined;
+      /** 1-based. */
+      readonly attempt: number;
+      readonly method: 'GET' | 'POST';
+      /** Full URL with every secret replaced by `REDACTED`-style masking. */
+      readonly url: string;
+      readonly serverAddress: string;
+      readonly serverPort: number;
+    }
+  | {
+      readonly type: 'attempt:end';
+      readonly client: ClientName;
+      readonly op: OperationRef | undefined;
+      readonly attempt: number;
+      readonly method: 'GET' | 'POST';
+      readonly url: string;
+      /** HTTP status when a response came. */
+      readonly status?: number;
+      /** `TIMEOUT`, `NETWORK`, `ABORTED`, `RESPONSE_TOO_LARGE` when no (whole) response came. */
+      readonly errorCode?: string;
+      /** The service's own code off the body (SMS `Code`), redacted. */
+      readonly serviceCode?: string;
+      readonly hint?: string;
+      readonly durationMs: number;
+    }
+  /** A retry is scheduled after `delayMs`. */
+  | {
+      readonly type: 'retry';
+      readonly client: ClientName;
+      readonly op: OperationRef | undefined;
+      /** The attempt that failed. */
+      readonly attempt: number;
+      readonly delayMs: number;
+      /** Why: the error code (`HTTP_500`, `TIMEOUT`, `SignatureDoesNotMatch` …). */
+      readonly reason: string;
+      /** `backoff` for an ordinary retry; `resign`/`refresh` for an extra round of the exchange. */
+      readonly kind: 'backoff' | 'resign' | 'refresh';
+    }
+  /** A circuit breaker changed state. */
+  | {
+      readonly type: 'breaker';
+      readonly client: ClientName;
+      readonly state: 'closed' | 'open' | 'half-open';
+      /** Which breaker (operation and host), when there are several. */
+      readonly key?: string;
+    }
+  /** An attempt the open circuit refused. */
+  | { readonly type: 'breaker:refused'; readonly client: ClientName; readonly op: OperationRef | undefined }
+  /** The rate gate holds attempts (a `Retry-After` pause or the `rateLimit`), or lets them go again. */
+  | {
+      readonly type: 'rate-gate';
+      readonly client: ClientName;
+      readonly op: OperationRef | undefined;
+      readonly state: 'paused' | 'resumed';
+      readonly waitMs?: number;
+    };
+
+/** The type of an event, e.g. `attempt:end`. */
+export type ObserverEventType = ObserverEvent['type'];
+
+/** Something that receives events. It must not throw (a throw is caught and dropped) and must not block. */
+export interface Observer {
+  observe(event: ObserverEvent): void;
+}
