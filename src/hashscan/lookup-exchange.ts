@@ -46,6 +46,16 @@ export class LookupExchange implements Exchange<ScanResult>, InterpretContext {
     this.#progress = progress;
   }
 
+  /** Lookups have their own circuit breaker. */
+  get operation(): string {
+    return 'scan';
+  }
+
+  /** A hash that keeps failing counts once per window for the breaker, however many ask for it. */
+  get subject(): string {
+    return this.query.hash;
+  }
+
   build(attempt: number): OutgoingRequest | Promise<OutgoingRequest> {
     this.#progress.attempts = attempt;
     return lookupRequest(this.#settings.apiKey, this.query.hash, attempt);

@@ -127,5 +127,6 @@ export function sendExchange(
       track(sendFailureError({ ...failure, attempts: state.attemptsBefore + failure.attempts }, state.mayHaveSent)),
     isRetryable: (error) => isRetryableSend(error, deps.retryUnknownOutcome),
     signal,
+    operation: 'send',
   };
 }

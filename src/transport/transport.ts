@@ -6,7 +6,8 @@ import type { Exchange, IncomingResponse, OutgoingRequest, TransportSettings } f
 import { attemptLine, emitLine, type LogFields, silentLogger } from './logger.js';
 import { promptly } from './prompt-abort.js';
 import { trackRequestWrites, untrackedDispatcher } from './request-written.js';
-import { Resilience, type TransportStats } from './resilience/resilience.js';
+import { breakerLogger } from './resilience/breaker-log.js';
+import { type BreakerTicket, Resilience, type TransportStats } from './resilience/resilience.js';
 import { retryDelay } from './retry-options.js';
 import { dispatchTarget, kySender, type Sending, sendWithDispatcher } from './sending.js';
 import { sleep } from './sleep.js';
@@ -22,8 +23,8 @@ export type {
   TransportSettings,
 } from './exchange.js';
 
-/** What one call keeps across its attempts. */
-interface Call {
+/** What one call keeps across its attempts (its breaker admission included). */
+interface Call extends BreakerTicket {
   /** Attempts started so far. */
   attempts: number;
   readonly deadline: Deadline | undefined;
@@ -58,7 +59,11 @@ export class Transport {
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
-    this.#resilience = new Resilience(settings.resilience);
+    this.#resilience = new Resilience(
+      settings.resilience,
+      new URL(settings.baseUrl).host,
+      breakerLogger(settings.logger, settings.name),
+    );
     this.#logs = settings.logger !== silentLogger;
     const { dispatcher, maxResponseBytes } = settings;
     if (dispatcher === undefined) {
@@ -95,13 +100,20 @@ export class Transport {
     return this.#attempt(exchange, 1, call).then(
       (result) => {
         this.#resilience.succeeded(0);
+        this.#resilience.settle(call, true, false, exchange.subject);
         return result;
       },
       (error: unknown) => {
-        if (error instanceof AbortError) throw error.originalError;
+        if (error instanceof AbortError) this.#settled(exchange, call, error.originalError);
         return this.#retry(exchange, call, error);
       },
     );
+  }
+
+  /** Tells the breaker how a failed call ended, and throws its error. */
+  #settled(exchange: Exchange<unknown>, call: Call, error: unknown): never {
+    this.#resilience.settle(call, false, exchange.signal?.aborted === true, exchange.subject);
+    throw error;
   }
 
   /** Counters of this transport: requests, retries, breaker state, retry tokens, throttled time. */
@@ -114,36 +126,43 @@ export class Transport {
     const { retry } = this.#settings;
     const { deadline } = call;
     let spent = 0;
-    const result = await pRetry(
-      (attempt) => (attempt === 1 ? Promise.reject(first) : this.#attempt(exchange, attempt, call)),
-      {
-        retries: retry.retries,
-        minTimeout: 0,
-        // The back-off wait lives here so that it can honour Retry-After and
-        // end at once when the caller aborts.
-        shouldRetry: async ({ error, retriesConsumed }) => {
-          const delay = retryDelay(retriesConsumed, (error as RetryHint).retryAfterMs, retry);
-          // A back-off that ends past the budget leaves no time to try: the last error stands.
-          if (delay === undefined || (deadline !== undefined && delay >= deadline.remaining())) return false;
-          // The retry budget and the circuit breaker get a say; p-retry still owns the loop.
-          const cost = this.#resilience.spendRetry(error);
-          if (cost === undefined) return false;
-          spent = cost;
-          if (this.#logs) {
-            const code = (error as { code?: unknown }).code;
-            emitLine(this.#settings.logger, 'info', `${this.#settings.name}: retrying in ${delay} ms`, {
-              client: this.#settings.name,
-              attempt: call.attempts,
-              delayMs: delay,
-              ...(typeof code === 'string' ? { code } : {}),
-            });
-          }
-          await sleep(delay, exchange.signal, call.aborted);
-          return true;
+    let result: T;
+    try {
+      result = await pRetry(
+        (attempt) => (attempt === 1 ? Promise.reject(first) : this.#attempt(exchange, attempt, call)),
+        {
+          retries: retry.retries,
+          minTimeout: 0,
+          // The back-off wait lives here so that it can honour Retry-After and
+          // end at once when the caller aborts.
+          shouldRetry: async ({ error, retriesConsumed }) => {
+            const delay = retryDelay(retriesConsumed, (error as RetryHint).retryAfterMs, retry);
+            // A back-off that ends past the budget leaves no time to try: the last error stands.
+            if (delay === undefined || (deadline !== undefined && delay >= deadline.remaining())) return false;
+            // The retry budget and the circuit breaker get a say; p-retry still owns the loop.
+            const cost = this.#resilience.spendRetry(error, call);
+            if (cost === undefined) return false;
+            spent = cost;
+            if (this.#logs) {
+              const code = (error as { code?: unknown }).code;
+              emitLine(this.#settings.logger, 'info', `${this.#settings.name}: retrying in ${delay} ms`, {
+                client: this.#settings.name,
+                attempt: call.attempts,
+                delayMs: delay,
+                ...(typeof code === 'string' ? { code } : {}),
+              });
+            }
+            await sleep(delay, exchange.signal, call.aborted);
+            // The circuit may have opened during the wait: then the last failure stands.
+            return this.#resilience.mayContinue(call);
+          },
         },
-      },
-    );
+      );
+    } catch (error) {
+      return this.#settled(exchange, call, error);
+    }
     this.#resilience.succeeded(spent);
+    this.#resilience.settle(call, true, false, exchange.subject);
     return result;
   }
 
@@ -169,7 +188,7 @@ export class Transport {
     if (deadline?.expired) {
       return Promise.reject(new AbortError(exchange.fail(overBudgetFailure(deadline, call.attempts, 'connect'))));
     }
-    const refused = this.#resilience.enter(call.attempts);
+    const refused = this.#resilience.enter(call, exchange.operation ?? 'call', call.attempts);
     if (refused !== undefined) return Promise.reject(new AbortError(exchange.fail(refused)));
     call.attempts = attempt;
     const settle = (error: unknown): never => {
@@ -179,14 +198,14 @@ export class Transport {
     };
     let received: Promise<IncomingResponse>;
     try {
-      received = this.#receive(exchange, attempt, deadline);
+      received = this.#receive(exchange, attempt, call);
     } catch (error) {
       // A request that could not be built (SMS: bad input) ends the call as is.
       return Promise.reject(error).catch(settle);
     }
     return received.then((response) => {
       try {
-        return exchange.interpret(this.#resilience.answered(response));
+        return exchange.interpret(this.#resilience.answered(call, response));
       } catch (error) {
         return settle(error);
       }
@@ -194,11 +213,11 @@ export class Transport {
   }
 
   /** The request of an attempt, then its response with the whole body, under one time-out. */
-  #receive(exchange: Exchange<unknown>, attempt: number, deadline: Deadline | undefined): Promise<IncomingResponse> {
+  #receive(exchange: Exchange<unknown>, attempt: number, call: Call): Promise<IncomingResponse> {
     const { signal } = exchange;
     const built = exchange.build(attempt);
     // Awaited only when pending, so fixed credentials add no tick to an attempt.
-    if (!(built instanceof Promise)) return this.#exchange(exchange, built, attempt, deadline);
+    if (!(built instanceof Promise)) return this.#exchange(exchange, built, attempt, call);
     return untilAborted(built, signal, () =>
       exchange.fail({
         ...callerAbortFailure(signal?.reason, this.#settings.redact),
@@ -206,7 +225,7 @@ export class Transport {
         attempts: attempt - 1,
         phase: 'connect',
       }),
-    ).then((request) => this.#exchange(exchange, request, attempt, deadline));
+    ).then((request) => this.#exchange(exchange, request, attempt, call));
   }
 
   /**
@@ -218,9 +237,10 @@ export class Transport {
     exchange: Exchange<unknown>,
     request: OutgoingRequest,
     attempt: number,
-    deadline: Deadline | undefined,
+    call: Call,
   ): Promise<IncomingResponse> {
     const { signal } = exchange;
+    const { deadline } = call;
     const url = this.#settings.baseUrl + request.path;
     const left = deadline?.remaining() ?? Number.POSITIVE_INFINITY;
     const timeoutMs = Math.min(this.#settings.timeoutMs, left);
@@ -231,20 +251,22 @@ export class Transport {
     const failed = (error: unknown): never => {
       clearTimeout(timer);
       unsubscribe?.();
-      const failure =
-        timedOut && deadline !== undefined && timeoutMs === left
-          ? overBudgetFailure(deadline, attempt, 'unknown')
-          : attemptFailure(error, attempt, {
-              timedOut,
-              timeoutMs: this.#settings.timeoutMs,
-              reason: signal?.reason,
-              callerAborted: signal?.aborted === true,
-              redact: this.#settings.redact,
-            });
+      const overBudget = timedOut && deadline !== undefined && timeoutMs === left;
+      const failure = overBudget
+        ? overBudgetFailure(deadline, attempt, 'unknown')
+        : attemptFailure(error, attempt, {
+            timedOut,
+            timeoutMs: this.#settings.timeoutMs,
+            reason: signal?.reason,
+            callerAborted: signal?.aborted === true,
+            redact: this.#settings.redact,
+          });
       if (this.#logs) this.#log('warn', request.method, url, attempt, started, { code: failure.code });
-      throw this.#resilience.failed(failure.code, exchange.fail(failure));
+      const cutByCaller = overBudget || signal?.aborted === true;
+      throw this.#resilience.failed(call, failure.code, exchange.fail(failure), cutByCaller);
     };
     let sending: Sending;
+    this.#resilience.sent();
     try {
       sending = this.#start(url, request, attempt);
     } catch (error) {

@@ -75,6 +75,7 @@ describe.each(ADAPTERS)('credential providers against the %s double', (adapter) 
     const empty = await rejection(sms.send(SEND));
     expect(empty).toMatchObject({ code: 'CREDENTIALS', message: 'credentials: the provider returned no credentials' });
     expect(harness.requests).toHaveLength(0);
+    expect(sms.stats()).toMatchObject({ requests: 0 }); // a request never sent is not counted
     await expect(sms.send(SEND)).resolves.toMatchObject({ code: 'OK' });
     expect(calls).toBe(3);
   });
@@ -124,5 +125,6 @@ describe.each(ADAPTERS)('credential providers against the %s double', (adapter) 
     const [outcome] = await client.scanMany([EICAR_RECORD.sha256]);
     expect(outcome).toMatchObject({ verdict: 'error', error: { code: 'CREDENTIALS', attempts: 0 } });
     expect(harness.requests).toHaveLength(0);
+    expect(client.stats()).toMatchObject({ requests: 0 });
   });
 });
