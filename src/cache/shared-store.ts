@@ -1,5 +1,3 @@
-import { emitLine, type Logger } from '../transport/logger.js';
-
 /**
  * A Keyv-compatible store: what the shared cache level needs of it. A
  * `Keyv` instance is one (`new Keyv({ store: new KeyvRedis(url) })`), and so
@@ -34,7 +32,9 @@ export interface SharedCacheOptions {
   /**
    * Longest wait for one store call, in ms. A store that is slower, down or
    * throws is skipped (the lookup goes on to the service); after three
-   * failures in a row it is left alone for a second before it is tried again.
+   * failures within a second (however many calls overlap) it is left alone
+   * for a second, then one call probes it; each failed probe doubles the
+   * wait, up to five seconds. Skipped calls are not queued.
    * @defaultValue 50
    */
   readonly storeTimeoutMs?: number;
@@ -42,69 +42,87 @@ export interface SharedCacheOptions {
 
 export const DEFAULT_STORE_TIMEOUT_MS = 50;
 /**
- * After this many failed store calls in a row, the store is left alone for
- * {@link STORE_BACKOFF_MS}. "In a row" means each started after the previous
- * failure: calls that were in flight together (a burst of lookups meeting one
- * slow moment) count once.
+ * This many store calls failing within {@link STORE_FAILURE_WINDOW_MS} leave
+ * the store alone. Every failure counts, overlapping or not: a dead store
+ * fails every call of a burst at once, and must still be benched.
  */
 export const STORE_FAILURES_BEFORE_BACKOFF = 3;
-/** How long a failing store is left alone (no pile-up of calls queued for a dead store). */
+/** The window in which {@link STORE_FAILURES_BEFORE_BACKOFF} failures bench the store. */
+export const STORE_FAILURE_WINDOW_MS = 1_000;
+/** How long a failing store is first left alone; doubled after each failed probe. */
 export const STORE_BACKOFF_MS = 1_000;
-/** At most one log line about store failures per this interval. */
+/** Longest time a failing store is left alone before a probe: it is back in use within this of its return. */
+export const STORE_MAX_BACKOFF_MS = 5_000;
+/** At most one log line about ignored shared entries per this interval. */
 export const STORE_LOG_INTERVAL_MS = 60_000;
 
 /** Counters of the shared level. */
 export interface StoreCounters {
   /** Store calls that failed: threw, rejected or took longer than `storeTimeoutMs`. */
   errors: number;
-  /** Store calls skipped during the back-off after a failure. */
+  /** Store calls skipped while the store was left alone. */
   skipped: number;
+  /** Times the store was left alone after failures. */
+  backoffs: number;
 }
+
+/** The store was left alone (`skipping`) or is used again (`resumed`). */
+export type StoreTransition =
+  | { readonly state: 'skipping'; readonly reason: string; readonly backoffMs: number }
+  | { readonly state: 'resumed' };
 
 const TIMED_OUT = Symbol('timed out');
 
 /**
  * Wraps a {@link SharedStore} so that it never makes a lookup fail or hang:
- * every call is bounded by `timeoutMs`, never throws out, and failures are
- * logged at most once per {@link STORE_LOG_INTERVAL_MS} (without the error's
- * message, which may carry a connection string).
+ * every call is bounded by `timeoutMs` and never throws out. A store that
+ * fails is left alone (calls skipped at once, never queued), then probed by
+ * one call at a time until it answers. Transitions go to `onChange`, once
+ * each; an error's message never does (it may carry a connection string).
+ *
+ * The clock is `performance.now()`, read on each call so fake timers apply.
  */
 export class BoundedStore {
   readonly #store: SharedStore;
   /** Longest wait for one store call, in ms. */
   readonly timeoutMs: number;
-  readonly #logger: Logger;
-  readonly #name: string;
+  readonly #onChange: (transition: StoreTransition) => void;
+  /** Times of the latest failures, oldest first. */
+  readonly #failures: number[] = [];
+  #skipping = false;
   #resumeAt = 0;
-  #failuresInARow = 0;
-  #lastFailureAt = Number.NEGATIVE_INFINITY;
-  #loggedAt = Number.NEGATIVE_INFINITY;
-  #unlogged = 0;
-  readonly counters: StoreCounters = { errors: 0, skipped: 0 };
+  #backoffMs = STORE_BACKOFF_MS;
+  #probing = false;
+  readonly counters: StoreCounters = { errors: 0, skipped: 0, backoffs: 0 };
 
-  constructor(store: SharedStore, options: { timeoutMs: number; logger: Logger; name: string }) {
+  constructor(store: SharedStore, options: { timeoutMs: number; onChange: (transition: StoreTransition) => void }) {
     this.#store = store;
     this.timeoutMs = options.timeoutMs;
-    this.#logger = options.logger;
-    this.#name = options.name;
+    this.#onChange = options.onChange;
+  }
+
+  /** Whether the store is being left alone now. */
+  get skipping(): boolean {
+    return this.#skipping;
   }
 
   /** The stored value, or `undefined` on a miss and on any failure. */
   get(key: string): Promise<unknown> {
-    return this.#call('get', () => this.#store.get(key));
+    return this.#call(() => this.#store.get(key));
   }
 
-  /** Stores a value; a failure is logged and otherwise ignored. */
+  /** Stores a value; a failure is counted and otherwise ignored. */
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.#call('set', () => this.#store.set(key, value, ttlMs));
+    await this.#call(() => this.#store.set(key, value, ttlMs));
   }
 
-  async #call(operation: 'get' | 'set', run: () => Promise<unknown>): Promise<unknown> {
-    if (performance.now() < this.#resumeAt) {
+  async #call(run: () => Promise<unknown>): Promise<unknown> {
+    const probe = this.#skipping;
+    if (probe && (this.#probing || performance.now() < this.#resumeAt)) {
       this.counters.skipped += 1;
       return undefined;
     }
-    const started = performance.now();
+    if (probe) this.#probing = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -113,37 +131,47 @@ export class BoundedStore {
       // `run()` may throw synchronously or return a non-promise: Promise.resolve().then covers both.
       const outcome = await Promise.race([Promise.resolve().then(run), timeout]);
       if (outcome === TIMED_OUT) {
-        this.#failed(operation, started, 'timeout', `no answer within ${this.timeoutMs} ms`);
+        this.#failed(probe, 'timeout');
         return undefined;
       }
-      this.#failuresInARow = 0;
+      if (probe) this.#resume();
       return outcome;
     } catch (error) {
-      this.#failed(operation, started, 'error', describe(error));
+      this.#failed(probe, describe(error));
       return undefined;
     } finally {
+      if (probe) this.#probing = false;
       clearTimeout(timer);
     }
   }
 
-  #failed(operation: string, started: number, reason: 'timeout' | 'error', detail: string): void {
+  #failed(probe: boolean, reason: string): void {
     this.counters.errors += 1;
     const now = performance.now();
-    if (started >= this.#lastFailureAt) this.#failuresInARow += 1;
-    this.#lastFailureAt = now;
-    if (this.#failuresInARow >= STORE_FAILURES_BEFORE_BACKOFF) this.#resumeAt = now + STORE_BACKOFF_MS;
-    if (now - this.#loggedAt < STORE_LOG_INTERVAL_MS) {
-      this.#unlogged += 1;
+    if (probe) {
+      // Still down: wait longer before the next probe.
+      this.#backoffMs = Math.min(STORE_MAX_BACKOFF_MS, this.#backoffMs * 2);
+      this.#resumeAt = now + this.#backoffMs;
       return;
     }
-    emitLine(
-      this.#logger,
-      'warn',
-      `${this.#name}: shared cache store ${operation} failed (${detail}); lookups go to the service meanwhile`,
-      { client: this.#name, code: detail, reason, failuresNotLogged: this.#unlogged },
-    );
-    this.#loggedAt = now;
-    this.#unlogged = 0;
+    if (this.#skipping) return;
+    const failures = this.#failures;
+    failures.push(now);
+    if (failures.length > STORE_FAILURES_BEFORE_BACKOFF) failures.shift();
+    if (failures.length < STORE_FAILURES_BEFORE_BACKOFF || now - (failures[0] as number) > STORE_FAILURE_WINDOW_MS) {
+      return;
+    }
+    this.#skipping = true;
+    this.#backoffMs = STORE_BACKOFF_MS;
+    this.#resumeAt = now + STORE_BACKOFF_MS;
+    this.counters.backoffs += 1;
+    this.#onChange({ state: 'skipping', reason, backoffMs: STORE_BACKOFF_MS });
+  }
+
+  #resume(): void {
+    this.#skipping = false;
+    this.#failures.length = 0;
+    this.#onChange({ state: 'resumed' });
   }
 }
 

@@ -8,7 +8,7 @@ import { emitLine, type Logger } from '../transport/logger.js';
 import { digestAliases } from './digest-aliases.js';
 import { ScanCache, type ScanCacheOptions } from './memory-cache.js';
 import { cacheSecret, openEntry, sealEntry } from './sealed-entry.js';
-import { BoundedStore, DEFAULT_STORE_TIMEOUT_MS, STORE_LOG_INTERVAL_MS } from './shared-store.js';
+import { BoundedStore, DEFAULT_STORE_TIMEOUT_MS, STORE_LOG_INTERVAL_MS, type StoreTransition } from './shared-store.js';
 
 /**
  * Cache counters of `HashScanClient.stats()`.
@@ -29,8 +29,12 @@ export interface CacheStats {
   readonly sharedRejected: number;
   /** Store calls that failed or timed out. */
   readonly storeErrors: number;
-  /** Store calls skipped during the back-off after a failure. */
+  /** Store calls skipped while the store was left alone after failures. */
   readonly storeSkipped: number;
+  /** Whether the store is being left alone now (it failed; one call at a time probes it). */
+  readonly storeSkipping: boolean;
+  /** Times the store was left alone after failures. */
+  readonly storeBackoffs: number;
   /** Entries in the in-process cache now. */
   readonly memoryEntries: number;
 }
@@ -48,6 +52,8 @@ export const NO_CACHE_STATS: CacheStats = Object.freeze({
   sharedRejected: 0,
   storeErrors: 0,
   storeSkipped: 0,
+  storeSkipping: false,
+  storeBackoffs: 0,
   memoryEntries: 0,
 });
 
@@ -93,8 +99,7 @@ export class VerdictCache {
       }
       this.#store = new BoundedStore(store, {
         timeoutMs: positiveMs(options.storeTimeoutMs, 'cache.storeTimeoutMs', DEFAULT_STORE_TIMEOUT_MS),
-        logger: context.logger,
-        name: 'hashscan',
+        onChange: (transition) => this.#storeChanged(transition),
       });
       if (options.secret === undefined && context.apiKey === undefined) {
         throw new ConfigurationError(
@@ -202,8 +207,29 @@ export class VerdictCache {
       sharedRejected: this.#rejected,
       storeErrors: this.#store?.counters.errors ?? 0,
       storeSkipped: this.#store?.counters.skipped ?? 0,
+      storeSkipping: this.#store?.skipping ?? false,
+      storeBackoffs: this.#store?.counters.backoffs ?? 0,
       memoryEntries: this.#memory.size,
     };
+  }
+
+  /** One line per store transition (never the error's message: it may carry a connection string). */
+  #storeChanged(transition: StoreTransition): void {
+    const { logger } = this.#context;
+    if (transition.state === 'resumed') {
+      emitLine(logger, 'info', 'hashscan: shared cache store answers again; lookups use it again', {
+        client: 'hashscan',
+        state: 'resumed',
+      });
+      return;
+    }
+    const { reason, backoffMs } = transition;
+    emitLine(
+      logger,
+      'warn',
+      `hashscan: shared cache store failing (${reason}); skipped for ${backoffMs} ms, then probed by one call at a time; lookups go to the service meanwhile`,
+      { client: 'hashscan', state: 'skipping', reason, openMs: backoffMs },
+    );
   }
 
   #reject(hash: string, reason: string): void {
