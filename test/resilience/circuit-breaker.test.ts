@@ -34,7 +34,8 @@ function breaker(settings: Partial<BreakerSettings> = {}, random = () => 0): Cir
 function call(b: CircuitBreaker, outcome: CallOutcome, subject?: string): boolean {
   const admission = b.admit();
   if (admission === undefined) return false;
-  b.settle(admission, outcome, subject);
+  b.settle(admission, outcome, subject, performance.now());
+  vi.advanceTimersByTime(1); // the next call starts later
   return true;
 }
 
@@ -86,15 +87,27 @@ describe('CircuitBreaker: what opens it', () => {
     expect(b.state).toBe('closed'); // 9 of 10 in the window (17 of 30 had the old ones stayed)
   });
 
-  it('opens at once after failureThreshold distinct calls fail in a row; a success in between resets the run', () => {
+  it('opens at once after failureThreshold distinct calls fail with no success since they started', () => {
     const b = breaker();
     for (let i = 0; i < 9; i++) call(b, 'failure', `a${i}`);
-    call(b, 'success');
+    vi.advanceTimersByTime(1);
+    call(b, 'success'); // started after those nine: they no longer count
     for (let i = 0; i < 9; i++) call(b, 'failure', `b${i}`);
     expect(b.state).toBe('closed');
     call(b, 'failure', 'b9');
     expect(b.state).toBe('open');
-    expect(transitions[0]?.reason).toBe('10 calls failed in a row');
+    expect(transitions[0]?.reason).toBe('10 calls failed, none succeeded since they started');
+  });
+
+  it('orders calls by their start: failing calls that end together after their retries are not an outage', () => {
+    const b = breaker();
+    // 64 slow failing calls start, then successes keep starting and ending while they retry.
+    const slow = Array.from({ length: 64 }, () => b.admit());
+    for (let i = 0; i < 150; i++) call(b, 'success');
+    const started = performance.now() - 250;
+    for (const [i, admission] of slow.entries()) b.settle(admission as never, 'failure', `slow${i}`, started);
+    expect(b.state).toBe('closed'); // 64 of 214 failed: below the ratio too
+    expect(transitions).toEqual([]);
   });
 
   it('counts a hash that keeps failing once per window, however many calls ask for it', () => {
@@ -125,7 +138,7 @@ describe('CircuitBreaker: open and half-open', () => {
   /** A breaker opened by its fast path. */
   function opened(settings: Partial<BreakerSettings> = {}, random?: () => number): CircuitBreaker {
     const b = breaker({ failureThreshold: 1, ...settings }, random);
-    call(b, 'failure', 'x');
+    b.settle(b.admit() as never, 'failure', 'x', performance.now());
     expect(b.state).toBe('open');
     return b;
   }
@@ -141,10 +154,10 @@ describe('CircuitBreaker: open and half-open', () => {
     const probes = [b.admit(), b.admit(), b.admit()];
     expect(probes.every((p) => p?.probe === true)).toBe(true);
     expect(b.admit()).toBeUndefined();
-    b.settle(probes[0] as never, 'failure', 'x'); // one unlucky probe does not reopen it
+    b.settle(probes[0] as never, 'failure', 'x', performance.now()); // one unlucky probe does not reopen it
     expect(b.state).toBe('half-open');
-    b.settle(probes[1] as never, 'success', undefined);
-    b.settle(probes[2] as never, 'success', undefined);
+    b.settle(probes[1] as never, 'success', undefined, performance.now());
+    b.settle(probes[2] as never, 'success', undefined, performance.now());
     expect(b.state).toBe('closed');
     expect(transitions.map((t) => t.state)).toEqual(['open', 'half-open', 'closed']);
   });
@@ -155,8 +168,8 @@ describe('CircuitBreaker: open and half-open', () => {
     for (let round = 0; round < 4; round++) {
       vi.advanceTimersByTime(b.retryInMs());
       const [p1, p2] = [b.admit(), b.admit()];
-      b.settle(p1 as never, 'failure', 'x');
-      b.settle(p2 as never, 'failure', 'y');
+      b.settle(p1 as never, 'failure', 'x', performance.now());
+      b.settle(p2 as never, 'failure', 'y', performance.now());
       expect(b.state).toBe('open');
       openTimes.push(b.retryInMs());
     }
@@ -165,7 +178,7 @@ describe('CircuitBreaker: open and half-open', () => {
     call(b, 'success');
     call(b, 'success');
     expect(b.state).toBe('closed');
-    call(b, 'failure', 'z'); // closed again: the open time starts over
+    b.settle(b.admit() as never, 'failure', 'z', performance.now()); // closed again: the open time starts over
     expect(b.retryInMs()).toBe(1_000);
   });
 
@@ -179,12 +192,12 @@ describe('CircuitBreaker: open and half-open', () => {
     vi.advanceTimersByTime(1_000);
     const probe = b.admit();
     expect(b.admit()).toBeUndefined();
-    b.settle(probe as never, 'neutral', undefined);
+    b.settle(probe as never, 'neutral', undefined, performance.now());
     const stuck = b.admit();
     expect(stuck?.probe).toBe(true);
     vi.advanceTimersByTime(1_000);
     expect(b.admit()?.probe).toBe(true); // the stuck probe held its slot for one cool-down
-    b.settle(stuck as never, 'failure', 'x'); // from an earlier period: ignored
+    b.settle(stuck as never, 'failure', 'x', performance.now()); // from an earlier period: ignored
     expect(b.state).toBe('half-open');
   });
 
@@ -198,7 +211,7 @@ describe('CircuitBreaker: open and half-open', () => {
     vi.advanceTimersByTime(1_000);
     const probe = b.admit();
     expect(b.mayRetry(probe as never)).toBe(true);
-    b.settle(early as never, 'success', undefined);
+    b.settle(early as never, 'success', undefined, performance.now());
     expect(b.state).toBe('half-open');
   });
 });

@@ -20,7 +20,7 @@ export interface BreakerSettings {
   readonly minimumCalls: number;
   /** Length of the sliding window, in ms. */
   readonly windowMs: number;
-  /** Distinct calls failing one after another, no success among them, that open the circuit at once. */
+  /** Distinct calls, all started after the latest successful call started, whose failure opens the circuit at once. */
   readonly failureThreshold: number;
   /** First open time, in ms. */
   readonly cooldownMs: number;
@@ -43,7 +43,7 @@ const OPEN_JITTER = 0.2;
 /** Why the circuit changed state, for the log line and the event. */
 export interface Transition {
   readonly state: CircuitState;
-  /** `ratio`, `consecutive`, `probe failed`, `probes succeeded`, `cool-down over`. */
+  /** What moved it, e.g. `10 calls failed in a row`, `11 of 21 calls failed within 30000 ms`, `probe failed`, `probes succeeded`, `cool-down over`. */
   readonly reason: string;
   /** How long the circuit stays open (open only), in ms. */
   readonly openMs?: number;
@@ -52,8 +52,11 @@ export interface Transition {
 /**
  * Closed → open when, within `windowMs`, at least `minimumCalls` calls ended
  * and `failureRatio` of them failed in a transient way; or at once when
- * `failureThreshold` distinct calls fail one after another with no success
- * among them (a hard outage). Open for `cooldownMs` (doubling after each failed
+ * `failureThreshold` distinct calls that all started after the latest
+ * successful call started have failed (a hard outage). Ordering by start, not
+ * by end, matters: failing calls end late (after their retries), so under a
+ * partial fault they end in bunches although successes keep starting and
+ * ending between them. Open for `cooldownMs` (doubling after each failed
  * half-open, up to `maxCooldownMs`, with jitter), then half-open: up to
  * `halfOpenProbes` calls go through; a majority of successes closes it, a
  * majority of failures opens it again.
@@ -65,7 +68,9 @@ export class CircuitBreaker {
   readonly #random: () => number;
   #state: CircuitState = 'closed';
   #period = 0;
-  #failuresInARow = 0;
+  /** Start times of the failed calls that started after the latest success started (at most `failureThreshold`). */
+  readonly #sinceSuccess: number[] = [];
+  #lastSuccessStart = Number.NEGATIVE_INFINITY;
   #openUntil = 0;
   #reopens = 0;
   #halfOpenAt = 0;
@@ -114,8 +119,11 @@ export class CircuitBreaker {
     return admission.period === this.#period && (this.#state === 'closed' || admission.probe);
   }
 
-  /** The outcome of a call admitted as `admission`; `subject` (a hash) counts once per window as a failure. */
-  settle(admission: Admission, outcome: CallOutcome, subject: string | undefined): void {
+  /**
+   * The outcome of a call admitted as `admission` at `startedAt`
+   * (`performance.now()`); `subject` (a hash) counts once per window as a failure.
+   */
+  settle(admission: Admission, outcome: CallOutcome, subject: string | undefined, startedAt: number): void {
     if (admission.period !== this.#period) return;
     const now = performance.now();
     if (admission.probe) {
@@ -133,15 +141,23 @@ export class CircuitBreaker {
     }
     if (outcome === 'neutral') return;
     const counted = this.#window.record(outcome === 'failure', subject, now);
+    const since = this.#sinceSuccess;
     if (outcome === 'success') {
-      this.#failuresInARow = 0;
+      if (startedAt > this.#lastSuccessStart) {
+        this.#lastSuccessStart = startedAt;
+        const kept = since.filter((start) => start >= startedAt);
+        since.length = 0;
+        since.push(...kept);
+      }
       return;
     }
     if (!counted) return;
-    this.#failuresInARow += 1;
-    if (this.#failuresInARow >= this.#settings.failureThreshold) {
-      this.#open(`${this.#failuresInARow} calls failed in a row`, now);
-      return;
+    if (startedAt >= this.#lastSuccessStart) {
+      since.push(startedAt);
+      if (since.length >= this.#settings.failureThreshold) {
+        this.#open(`${since.length} calls failed, none succeeded since they started`, now);
+        return;
+      }
     }
     const { calls, failures } = this.#window.totals(now);
     if (calls >= this.#settings.minimumCalls && failures >= calls * this.#settings.failureRatio) {
@@ -161,7 +177,7 @@ export class CircuitBreaker {
     this.#state = state;
     this.#newPeriod(now);
     if (state === 'closed') {
-      this.#failuresInARow = 0;
+      this.#sinceSuccess.length = 0;
       this.#window.reset();
       this.#closed = { period: this.#period, probe: false };
     }

@@ -53,6 +53,8 @@ export interface BreakerTicket {
   /** The breaker that admitted the call, and as what; unset until the first attempt is admitted. */
   breaker?: CircuitBreaker | undefined;
   admission?: Admission | undefined;
+  /** When the call was admitted (`performance.now()`). */
+  startedAt?: number;
   /** Whether the last attempt failed in a way that counts against the service. */
   transient?: boolean;
 }
@@ -110,6 +112,7 @@ export class Resilience {
     if (admission !== undefined) {
       ticket.breaker = breaker;
       ticket.admission = admission;
+      ticket.startedAt = performance.now();
       return undefined;
     }
     this.#rejected += 1;
@@ -184,7 +187,8 @@ export class Resilience {
   settle(ticket: BreakerTicket, ok: boolean, cutByCaller: boolean, subject: string | undefined): void {
     const { breaker, admission } = ticket;
     if (breaker === undefined || admission === undefined) return;
-    breaker.settle(admission, ok ? 'success' : !cutByCaller && ticket.transient ? 'failure' : 'neutral', subject);
+    const outcome = ok ? 'success' : !cutByCaller && ticket.transient ? 'failure' : 'neutral';
+    breaker.settle(admission, outcome, subject, ticket.startedAt ?? 0);
   }
 
   /** A call succeeded after spending `spent` tokens on its last retry (0: no retry). */
