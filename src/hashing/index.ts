@@ -12,8 +12,9 @@
  *
  * @packageDocumentation
  */
-export type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
+
 export type { Digests } from './digests.js';
+export type { HashAlgorithm } from './hash-algorithm.js';
 export { hashBytes } from './hash-bytes.js';
 export { hashFile } from './hash-file.js';
 export { type HashedFile, type HashFilesOptions, hashFiles, type UnreadableFile } from './hash-files.js';

@@ -1,8 +1,8 @@
 import { HashScanError } from '../errors/hash-scan-error.js';
+import { algorithmOfChecked, type NormalizedHash } from '../hashing/hash-algorithm.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { linkedSignal } from '../util/linked-signal.js';
 import { checkEntry, isOutcome } from './batch-outcome.js';
-import { algorithmOfChecked, type NormalizedHash } from './hash-algorithm.js';
 import type { ScanOutcome } from './scan-result.js';
 
 /** What {@link scanBatch} needs of the caller's options, checked. */

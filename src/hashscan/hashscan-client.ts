@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
-import { NO_CACHE_STATS, VerdictCache } from '../cache/verdict-cache.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
+import { type NormalizedHash, normalizeHash } from '../hashing/hash-algorithm.js';
 import { optionalMs, resolveTransportSettings } from '../transport/client-options.js';
 import type { CredentialSource } from '../transport/credentials.js';
 import { withBudget } from '../transport/deadline.js';
@@ -15,8 +15,8 @@ import { type ApiKey, apiKeyWithRedactor } from './api-key.js';
 import { describeScanResponse } from './auth-hint.js';
 import { scanBatch } from './batch.js';
 import { checkEntry, isOutcome } from './batch-outcome.js';
+import { NO_CACHE_STATS, VerdictCache } from './cache/verdict-cache.js';
 import { callerAbortError } from './caller-abort.js';
-import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { LookupExchange, type LookupSettings } from './lookup-exchange.js';
 import { notDetectedSchema } from './response-schema.js';
 import type {

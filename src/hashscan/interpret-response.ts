@@ -1,4 +1,5 @@
 import { HashScanError } from '../errors/hash-scan-error.js';
+import type { NormalizedHash } from '../hashing/hash-algorithm.js';
 import {
   type DuplicateKey,
   type JsonObject,
@@ -10,7 +11,6 @@ import type { IncomingResponse } from '../transport/exchange.js';
 import type { Redactor } from '../transport/redact.js';
 import { parseRetryAfter } from '../transport/retry-after.js';
 import { authHint } from './auth-hint.js';
-import type { NormalizedHash } from './hash-algorithm.js';
 import {
   describeIssues,
   HIT_FIELDS,

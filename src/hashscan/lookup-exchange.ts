@@ -1,4 +1,5 @@
 import { HashScanError } from '../errors/hash-scan-error.js';
+import type { NormalizedHash } from '../hashing/hash-algorithm.js';
 import type { CredentialSource } from '../transport/credentials.js';
 import type { Exchange, IncomingResponse, OutgoingRequest, TransportFailure } from '../transport/exchange.js';
 import type { Redactor } from '../transport/redact.js';
@@ -6,7 +7,6 @@ import { isTransientStatus } from '../transport/transient-status.js';
 import type { AbortLike } from '../util/abort-like.js';
 import type { SharedProgress } from '../util/in-flight.js';
 import { type ApiKey, lookupRequest, noteKeyRefusal } from './api-key.js';
-import type { NormalizedHash } from './hash-algorithm.js';
 import { type InterpretContext, interpretScanResponse } from './interpret-response.js';
 import type { notDetectedSchema } from './response-schema.js';
 import type { ScanResult } from './scan-result.js';

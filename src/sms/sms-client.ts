@@ -1,5 +1,4 @@
 import { inspect } from 'node:util';
-import { ConfigurationError } from '../errors/configuration-error.js';
 import {
   type CommonClientOptions,
   DEFAULT_TIMEOUT_MS,
@@ -28,14 +27,7 @@ import {
   smsCredentialSource,
 } from './sms-credentials.js';
 import { createSmsRedactor, maskAccessKeyId, type SmsSecrets } from './sms-redactor.js';
-import { isWellFormed } from './well-formed.js';
-
-/** `Version` of the AK/SK mode this client speaks. */
-const DEFAULT_VERSION = '2017-05-25';
-/** The service routes this `Version` to another vendor's protocol (spec parts 4 and 9). */
-const FOREIGN_PROTOCOL_VERSION = '2021-01-11';
-const DEFAULT_REGION = 'cn-hangzhou';
-const METHODS: ReadonlySet<string> = new Set<SmsMethod>(['GET', 'POST']);
+import { resolveSmsSettings } from './sms-settings.js';
 
 /**
  * Options of {@link SmsClient}.
@@ -130,12 +122,6 @@ export interface SendSmsOptions {
   readonly totalTimeoutMs?: number;
 }
 
-function configString(value: string, option: string): string {
-  if (typeof value !== 'string' || value === '') throw new ConfigurationError(option, 'must be a non-empty string');
-  if (!isWellFormed(value)) throw new ConfigurationError(option, 'contains a lone UTF-16 surrogate');
-  return value;
-}
-
 /**
  * Sends template SMS through the AK/SK-signed (HMAC-SHA1, signature version
  * 1.0) interface. Each attempt is signed afresh with a new nonce and
@@ -191,21 +177,11 @@ export class SmsClient {
     this.baseUrl = settings.baseUrl;
     this.#summary = summarizeTransport(settings);
 
-    const method = options.method ?? 'POST';
-    if (!METHODS.has(method)) throw new ConfigurationError('method', 'must be "GET" or "POST"');
-    this.method = method;
-    this.regionId = configString(options.regionId ?? DEFAULT_REGION, 'regionId');
-    this.version = configString(options.version ?? DEFAULT_VERSION, 'version');
-    if (this.version === FOREIGN_PROTOCOL_VERSION) {
-      throw new ConfigurationError(
-        'version',
-        `${FOREIGN_PROTOCOL_VERSION} is routed by the service to another vendor's protocol, not to AK/SK signing`,
-      );
-    }
-    if (options.retryUnknownOutcome !== undefined && typeof options.retryUnknownOutcome !== 'boolean') {
-      throw new ConfigurationError('retryUnknownOutcome', 'must be a boolean');
-    }
-    this.#retryUnknownOutcome = options.retryUnknownOutcome ?? false;
+    const own = resolveSmsSettings(options);
+    this.method = own.method;
+    this.regionId = own.regionId;
+    this.version = own.version;
+    this.#retryUnknownOutcome = own.retryUnknownOutcome;
     const signing: SigningContext = { regionId: this.regionId, version: this.version };
     this.#deps = {
       credentials: this.#credentials,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SANDBOX_ACCOUNTS } from '../../src/doubles/defaults.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
-import { SANDBOX_ACCOUNTS } from '../../src/testing/defaults.js';
 import { createHashScanHandlers, createSmsHandlers } from '../../src/testing/msw-handlers.js';
 import { type LogFields, type Logger, objectFirstLogger } from '../../src/transport/logger.js';
 import { json, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';

@@ -1,5 +1,8 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SANDBOX_API_KEY, SANDBOX_HASH_FAULTS, SANDBOX_HASH_RECORDS } from './defaults.js';
+import { applyHashFault, faultKind, HASH_SCAN_FAULT_KINDS, type HashScanFault } from './hash-faults.js';
+import { checkRecord, type HashRecord } from './records.js';
+import { maskParams, type RequestSink } from './request-log.js';
 import {
   jsonResponse,
   replyStatus,
@@ -7,10 +10,7 @@ import {
   type ServiceHandler,
   type ServiceReply,
   type ServiceRequest,
-} from './exchange.js';
-import { applyHashFault, faultKind, HASH_SCAN_FAULT_KINDS, type HashScanFault } from './hash-faults.js';
-import { checkRecord, type HashRecord } from './records.js';
-import { maskParams, type RequestSink } from './request-log.js';
+} from './service-handler.js';
 
 /**
  * What the hash lookup double knows. Every field is optional; left out, it

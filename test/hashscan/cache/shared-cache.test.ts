@@ -1,9 +1,9 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SharedStore } from '../../src/cache/shared-store.js';
-import { sharedCacheKey } from '../../src/cache/verdict-cache.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import type { HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';
+import { ConfigurationError } from '../../../src/errors/configuration-error.js';
+import type { SharedStore } from '../../../src/hashscan/cache/shared-store.js';
+import { sharedCacheKey } from '../../../src/hashscan/cache/verdict-cache.js';
+import type { HashScanClientOptions } from '../../../src/hashscan/hashscan-client.js';
 import {
   API_KEY,
   BASE_URL,
@@ -15,9 +15,9 @@ import {
   SHA1,
   SHA256,
   serveLookup,
-} from '../helpers/hash-lookup.js';
-import { MemoryStore } from '../helpers/memory-store.js';
-import { useMswServer } from '../helpers/msw.js';
+} from '../../helpers/hash-lookup.js';
+import { MemoryStore } from '../../helpers/memory-store.js';
+import { useMswServer } from '../../helpers/msw.js';
 
 const server = useMswServer();
 const SECRET = 'a-shared-secret-of-at-least-32-bytes!';
@@ -229,7 +229,7 @@ describe('shared cache level', () => {
 
 describe('BoundedStore back-off', () => {
   it('counts calls that failed together as one failure, so a burst meeting one slow moment does not bench the store', async () => {
-    const { BoundedStore } = await import('../../src/cache/shared-store.js');
+    const { BoundedStore } = await import('../../../src/hashscan/cache/shared-store.js');
     let slow = true;
     let calls = 0;
     const store: SharedStore = {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { estimateSmsCount } from '../sms/billing.js';
 import { verifySignature } from '../sms/signing/verify-signature.js';
+import type { SentMessage, SmsAccount } from './sms-account.js';
 import { isAnswer, type SmsAnswer, smsFailure, smsSuccess } from './sms-answer.js';
 import { faultFor, type ReplayGuard } from './sms-checks.js';
-import type { SentMessage, SmsAccount } from './sms-service.js';
 import { substituteTemplate } from './templates.js';
 
 /** The template code whose template is never checked, only its signature (spec part 2). */

@@ -1,13 +1,13 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cacheSecret, MAX_ENTRY_LENGTH, openEntry, sealEntry } from '../../src/cache/sealed-entry.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { normalizeHash } from '../../src/hashscan/hash-algorithm.js';
-import { interpretScanResponse } from '../../src/hashscan/interpret-response.js';
-import { notDetectedSchema } from '../../src/hashscan/response-schema.js';
-import type { ScanResult } from '../../src/hashscan/scan-result.js';
-import { API_KEY, HIT, MD5, NOT_DETECTED, SHA256 } from '../helpers/hash-lookup.js';
+import { ConfigurationError } from '../../../src/errors/configuration-error.js';
+import { normalizeHash } from '../../../src/hashing/hash-algorithm.js';
+import { cacheSecret, MAX_ENTRY_LENGTH, openEntry, sealEntry } from '../../../src/hashscan/cache/sealed-entry.js';
+import { interpretScanResponse } from '../../../src/hashscan/interpret-response.js';
+import { notDetectedSchema } from '../../../src/hashscan/response-schema.js';
+import type { ScanResult } from '../../../src/hashscan/scan-result.js';
+import { API_KEY, HIT, MD5, NOT_DETECTED, SHA256 } from '../../helpers/hash-lookup.js';
 
 const SOURCE = 'https://hashscan.test';
 const SECRET = cacheSecret(undefined, API_KEY, SOURCE);

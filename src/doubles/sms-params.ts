@@ -1,4 +1,4 @@
-import type { ServiceRequest } from './exchange.js';
+import type { ServiceRequest } from './service-handler.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 

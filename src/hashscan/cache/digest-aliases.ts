@@ -1,5 +1,5 @@
-import { algorithmOf } from '../hashscan/hash-algorithm.js';
-import type { ScanResult } from '../hashscan/scan-result.js';
+import { algorithmOf } from '../../hashing/hash-algorithm.js';
+import type { ScanResult } from '../scan-result.js';
 
 /**
  * The same verdict under the file's other digests, for a hit whose `data`

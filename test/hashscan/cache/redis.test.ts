@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import KeyvRedis from '@keyv/redis';
 import Keyv from 'keyv';
 import { afterAll, expect, it } from 'vitest';
-import { sharedCacheKey } from '../../src/cache/verdict-cache.js';
-import type { HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';
-import { BASE_URL, HIT, json, makeClient, NOT_DETECTED, SHA1, SHA256, serveLookup } from '../helpers/hash-lookup.js';
-import { useMswServer } from '../helpers/msw.js';
-import { describeWithRedis } from '../helpers/redis.js';
-import { hasRedisServer, type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+import { sharedCacheKey } from '../../../src/hashscan/cache/verdict-cache.js';
+import type { HashScanClientOptions } from '../../../src/hashscan/hashscan-client.js';
+import { BASE_URL, HIT, json, makeClient, NOT_DETECTED, SHA1, SHA256, serveLookup } from '../../helpers/hash-lookup.js';
+import { useMswServer } from '../../helpers/msw.js';
+import { describeWithRedis } from '../../helpers/redis.js';
+import { hasRedisServer, type RedisServer, startRedisServer } from '../../helpers/redis-server.js';
 
 const server = useMswServer();
 const SECRET = 'the-fleet-wide-cache-secret-0123456789';

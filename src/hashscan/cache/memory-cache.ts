@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
-import { ConfigurationError } from '../errors/configuration-error.js';
-import type { ScanResult } from '../hashscan/scan-result.js';
-import { positiveMs } from '../transport/client-options.js';
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import { positiveMs } from '../../transport/client-options.js';
+import type { ScanResult } from '../scan-result.js';
 import { digestAliases } from './digest-aliases.js';
 import type { SharedCacheOptions } from './shared-store.js';
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { ConfigurationError } from '../errors/configuration-error.js';
-import type { NormalizedHash } from '../hashscan/hash-algorithm.js';
-import type { InterpretContext } from '../hashscan/interpret-response.js';
-import type { ScanResult } from '../hashscan/scan-result.js';
-import { positiveMs } from '../transport/client-options.js';
-import { emitLine, type Logger } from '../transport/logger.js';
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import type { NormalizedHash } from '../../hashing/hash-algorithm.js';
+import { positiveMs } from '../../transport/client-options.js';
+import { emitLine, type Logger } from '../../transport/logger.js';
+import type { InterpretContext } from '../interpret-response.js';
+import type { ScanResult } from '../scan-result.js';
 import { digestAliases } from './digest-aliases.js';
 import { ScanCache, type ScanCacheOptions } from './memory-cache.js';
 import { cacheSecret, openEntry, sealEntry } from './sealed-entry.js';

@@ -1,6 +1,6 @@
 import type { HashScanFault, HashScanFaultKind } from './hash-faults.js';
 import { type HashRecord, recordFor } from './records.js';
-import type { SmsAccount } from './sms-service.js';
+import type { SmsAccount } from './sms-account.js';
 
 /** The sandbox's `api_key`: `'sandbox-api-key'` (a wrong or missing key answers HTTP 401). */
 export const SANDBOX_API_KEY = 'sandbox-api-key';

@@ -1,35 +1,16 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { type AkskContext, sendSms } from './aksk-send.js';
 import { SANDBOX_DEFAULT_SIGN_NAME, SANDBOX_SMS_ACCOUNTS, SANDBOX_TEMPLATES } from './defaults.js';
-import { respond, type ServiceHandler } from './exchange.js';
 import { maskParams, type RequestSink } from './request-log.js';
 import { routeSmsRequest, type SmsMode } from './routing.js';
+import { respond, type ServiceHandler } from './service-handler.js';
+import type { SentMessage, SmsAccount } from './sms-account.js';
 import { type SmsAnswer, smsFailure } from './sms-answer.js';
 import { createReplayGuard, DEFAULT_TIMESTAMP_TOLERANCE_MS, SANDBOX_SMS_FAULTS } from './sms-checks.js';
 import { readSmsParams } from './sms-params.js';
+import { type AkskContext, sendSms } from './sms-send-action.js';
 
-/**
- * An account of the SMS double.
- *
- * @example
- * ```ts
- * { accessKeyId: 'member-id', accessKeySecret: 'member-secret', plan: 'member', signPrefix: 'Acme' }
- * ```
- */
-export interface SmsAccount {
-  /** The `AccessKeyId` requests name the account by (non-empty). */
-  readonly accessKeyId: string;
-  /** The secret the request `Signature` is checked against (non-empty). */
-  readonly accessKeySecret: string;
-  /** A free account is always sent with the default signature, whatever `SignName` says. */
-  readonly plan: 'free' | 'member';
-  /**
-   * Members only: the `SignName` a member sends must start with this prefix
-   * (`isv.SMS_SIGNATURE_ILLEGAL` otherwise). Without it any `SignName` goes.
-   */
-  readonly signPrefix?: string;
-}
+export type { SentMessage, SmsAccount } from './sms-account.js';
 
 /** What the SMS double knows. Every field is optional; left out, it takes the sandbox default. */
 export interface SmsServiceOptions {
@@ -68,32 +49,6 @@ export interface SmsServiceOptions {
    * @defaultValue 900000 (15 minutes, as the vendor)
    */
   readonly timestampToleranceMs?: number;
-}
-
-/** One accepted message, as the double billed it. */
-export interface SentMessage {
-  /** The `RequestId` returned for this send (a random UUID). */
-  readonly requestId: string;
-  /** The account that sent it. */
-  readonly accessKeyId: string;
-  /** `PhoneNumbers` split at commas. */
-  readonly phoneNumbers: readonly string[];
-  /** The signature applied (the default one for a free account or an omitted `SignName`). */
-  readonly signName: string;
-  /** `TemplateCode`, as sent. */
-  readonly templateCode: string;
-  /** `TemplateParam`, parsed. */
-  readonly templateParam: unknown;
-  /** The substituted content, when the template content is known. */
-  readonly content: string | undefined;
-  /** Messages per recipient: one per 50 characters of `content`, else 1. */
-  readonly segments: number;
-  /** `segments` × recipients: what the send costs. */
-  readonly billedCount: number;
-  /** HTTP method the send used. */
-  readonly method: 'GET' | 'POST';
-  /** When the double accepted it (local clock). */
-  readonly receivedAt: Date;
 }
 
 /** Where the SMS double writes what it saw and what it sent. */

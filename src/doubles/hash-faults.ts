@@ -1,4 +1,4 @@
-import { halfBody, jsonResponse, respond, type ServiceReply } from './exchange.js';
+import { halfBody, jsonResponse, respond, type ServiceReply } from './service-handler.js';
 
 /**
  * The ways the sandbox can misbehave on a hash, each matching one defensive

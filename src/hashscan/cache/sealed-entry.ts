@@ -1,9 +1,9 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { ConfigurationError } from '../errors/configuration-error.js';
-import type { NormalizedHash } from '../hashscan/hash-algorithm.js';
-import { type InterpretContext, interpretScanResponse } from '../hashscan/interpret-response.js';
-import type { ScanResult } from '../hashscan/scan-result.js';
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import type { NormalizedHash } from '../../hashing/hash-algorithm.js';
+import { type InterpretContext, interpretScanResponse } from '../interpret-response.js';
+import type { ScanResult } from '../scan-result.js';
 
 /**
  * What goes into the shared store, and its check on the way back.

@@ -1,4 +1,4 @@
-import { jsonResponse, type ServiceResponse } from './exchange.js';
+import { jsonResponse, type ServiceResponse } from './service-handler.js';
 
 /** An SMS answer and its `Code`, kept apart so the request log need not parse the body back. */
 export interface SmsAnswer {
