@@ -36,16 +36,17 @@ export type {
   ScanResult,
   ThreatData,
 } from './hashscan/scan-result.js';
+export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './observe/logger.js';
+export { redactUrlParams, SECRET_QUERY_PARAMS } from './secrets/redact-url-params.js';
 export * from './sms/index.js';
-export type { CommonClientOptions } from './transport/client-options.js';
+export type { RetryOptions } from './transport/call/retry-options.js';
+export type { FetchLike } from './transport/call/transport.js';
 export type {
   DispatchOptions,
   DispatchResponse,
   DispatchSignal,
   UndiciDispatcher,
-} from './transport/dispatcher.js';
-export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './transport/logger.js';
-export { redactUrlParams, SECRET_QUERY_PARAMS } from './transport/redact-url-params.js';
+} from './transport/http/dispatcher.js';
 export type { CircuitState } from './transport/resilience/circuit-breaker.js';
 export type { TransportStats } from './transport/resilience/resilience.js';
 export type {
@@ -54,6 +55,5 @@ export type {
   ResilienceOptions,
   RetryBudgetOptions,
 } from './transport/resilience/resilience-options.js';
-export type { RetryOptions } from './transport/retry-options.js';
-export type { FetchLike } from './transport/transport.js';
+export type { CommonClientOptions } from './transport/settings/client-options.js';
 export { VERSION } from './version.js';

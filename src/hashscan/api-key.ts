@@ -1,10 +1,12 @@
+import { positiveMs } from '../config/numbers.js';
+import { requiredSetting } from '../config/settings.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
-import { DEFAULT_TIMEOUT_MS, positiveMs, requiredSetting } from '../transport/client-options.js';
-import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../transport/credentials.js';
-import type { IncomingResponse, OutgoingRequest } from '../transport/exchange.js';
-import { createRedactor, type Redactor } from '../transport/redact.js';
-import { SecretSet } from '../transport/secret-set.js';
+import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../secrets/credentials.js';
+import { createRedactor, type Redactor } from '../secrets/redact.js';
+import { SecretSet } from '../secrets/secret-set.js';
+import type { IncomingResponse, OutgoingRequest } from '../transport/call/exchange.js';
+import { DEFAULT_TIMEOUT_MS } from '../transport/settings/client-options.js';
 
 /** An API key with the time it stops being valid; it is fetched again 10 s before. */
 export interface ExpiringApiKey {

@@ -1,13 +1,14 @@
 import { inspect } from 'node:util';
+import { optionalMs } from '../config/numbers.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
 import { type NormalizedHash, normalizeHash } from '../hashing/hash-algorithm.js';
-import { optionalMs, resolveTransportSettings } from '../transport/client-options.js';
-import type { CredentialSource } from '../transport/credentials.js';
-import { withBudget } from '../transport/deadline.js';
-import type { Redactor } from '../transport/redact.js';
-import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
-import { Transport } from '../transport/transport.js';
+import type { CredentialSource } from '../secrets/credentials.js';
+import type { Redactor } from '../secrets/redact.js';
+import { withBudget } from '../transport/call/deadline.js';
+import { Transport } from '../transport/call/transport.js';
+import { type ClientDefaults, resolveTransportSettings } from '../transport/settings/client-options.js';
+import { summarizeTransport, type TransportSummary } from '../transport/settings/settings-summary.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { isValidConcurrency } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
@@ -43,6 +44,9 @@ export type {
 
 const DEFAULT_CONCURRENCY = 8;
 
+/** What this client sets for itself in the shared transport settings. */
+const HASHSCAN_DEFAULTS: ClientDefaults = { baseUrlEnv: 'HASHSCAN_BASE_URL', name: 'hashscan', cooldownMs: 30_000 };
+
 /**
  * Asks the hash lookup service whether a file hash is flagged as a virus.
  * Only the hash is sent. An abnormal response is never reported as
@@ -72,11 +76,7 @@ export class HashScanClient {
 
   constructor(options: HashScanClientOptions = {}) {
     ({ source: this.#apiKey, redact: this.#redact } = apiKeyWithRedactor(options));
-    const settings = resolveTransportSettings(options, {
-      baseUrlEnv: 'HASHSCAN_BASE_URL',
-      name: 'hashscan',
-      redact: this.#redact,
-    });
+    const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, this.#redact);
     this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse });
     this.baseUrl = settings.baseUrl;
     if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {

@@ -7,9 +7,9 @@ import {
   StrictJsonError,
   type StrictJsonOptions,
 } from '../json/strict-parse.js';
-import type { IncomingResponse } from '../transport/exchange.js';
-import type { Redactor } from '../transport/redact.js';
-import { parseRetryAfter } from '../transport/retry-after.js';
+import type { Redactor } from '../secrets/redact.js';
+import type { IncomingResponse } from '../transport/call/exchange.js';
+import { parseRetryAfter } from '../transport/http/retry-after.js';
 import { authHint } from './auth-hint.js';
 import {
   describeIssues,

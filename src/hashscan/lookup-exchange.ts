@@ -1,9 +1,9 @@
 import { HashScanError } from '../errors/hash-scan-error.js';
 import type { NormalizedHash } from '../hashing/hash-algorithm.js';
-import type { CredentialSource } from '../transport/credentials.js';
-import type { Exchange, IncomingResponse, OutgoingRequest, TransportFailure } from '../transport/exchange.js';
-import type { Redactor } from '../transport/redact.js';
-import { isTransientStatus } from '../transport/transient-status.js';
+import type { CredentialSource } from '../secrets/credentials.js';
+import type { Redactor } from '../secrets/redact.js';
+import type { Exchange, IncomingResponse, OutgoingRequest, TransportFailure } from '../transport/call/exchange.js';
+import { isTransientStatus } from '../transport/http/transient-status.js';
 import type { AbortLike } from '../util/abort-like.js';
 import type { SharedProgress } from '../util/in-flight.js';
 import { type ApiKey, lookupRequest, noteKeyRefusal } from './api-key.js';

@@ -1,5 +1,5 @@
-import type { CommonClientOptions } from '../transport/client-options.js';
 import type { TransportStats } from '../transport/resilience/resilience.js';
+import type { CommonClientOptions } from '../transport/settings/client-options.js';
 import type { ApiKeyProvider } from './api-key.js';
 import type { ScanCacheOptions } from './cache/memory-cache.js';
 import type { CacheStats } from './cache/verdict-cache.js';

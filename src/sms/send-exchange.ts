@@ -1,8 +1,8 @@
 import { SmsError } from '../errors/sms-error.js';
-import type { CredentialSource } from '../transport/credentials.js';
-import type { Exchange } from '../transport/exchange.js';
-import type { Redactor } from '../transport/redact.js';
-import type { SecretSet } from '../transport/secret-set.js';
+import type { CredentialSource } from '../secrets/credentials.js';
+import type { Redactor } from '../secrets/redact.js';
+import type { SecretSet } from '../secrets/secret-set.js';
+import type { Exchange } from '../transport/call/exchange.js';
 import type { ClockOffset } from './clock-offset.js';
 import { interpretSendResponse } from './interpret-response.js';
 import { type SignedRequest, type SigningContext, type SmsMethod, signedSendRequest } from './outgoing-request.js';

@@ -1,18 +1,19 @@
 import { inspect } from 'node:util';
+import { positiveMs } from '../config/numbers.js';
+import { emitLine, type Logger } from '../observe/logger.js';
+import type { CredentialSource } from '../secrets/credentials.js';
+import type { Redactor } from '../secrets/redact.js';
+import { SecretSet } from '../secrets/secret-set.js';
+import { startDeadline } from '../transport/call/deadline.js';
+import { Transport } from '../transport/call/transport.js';
+import type { TransportStats } from '../transport/resilience/resilience.js';
 import {
+  type ClientDefaults,
   type CommonClientOptions,
   DEFAULT_TIMEOUT_MS,
-  positiveMs,
   resolveTransportSettings,
-} from '../transport/client-options.js';
-import type { CredentialSource } from '../transport/credentials.js';
-import { startDeadline } from '../transport/deadline.js';
-import { emitLine, type Logger } from '../transport/logger.js';
-import type { Redactor } from '../transport/redact.js';
-import type { TransportStats } from '../transport/resilience/resilience.js';
-import { SecretSet } from '../transport/secret-set.js';
-import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
-import { Transport } from '../transport/transport.js';
+} from '../transport/settings/client-options.js';
+import { summarizeTransport, type TransportSummary } from '../transport/settings/settings-summary.js';
 import { ClockOffset } from './clock-offset.js';
 import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
@@ -28,6 +29,9 @@ import {
 } from './sms-credentials.js';
 import { createSmsRedactor, maskAccessKeyId, type SmsSecrets } from './sms-redactor.js';
 import { resolveSmsSettings } from './sms-settings.js';
+
+/** What this client sets for itself in the shared transport settings. */
+const SMS_DEFAULTS: ClientDefaults = { baseUrlEnv: 'SMS_BASE_URL', name: 'sms', cooldownMs: 10_000 };
 
 /**
  * Options of {@link SmsClient}.
@@ -165,11 +169,7 @@ export class SmsClient {
       redact: this.#redact,
       timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
     });
-    const settings = resolveTransportSettings(options, {
-      baseUrlEnv: 'SMS_BASE_URL',
-      name: 'sms',
-      redact: this.#redact,
-    });
+    const settings = resolveTransportSettings(options, SMS_DEFAULTS, this.#redact);
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
     this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse, trackWrites: true });
     this.#totalTimeoutMs = settings.totalTimeoutMs;

@@ -6,9 +6,9 @@ import {
   CredentialSource,
   DEFAULT_CREDENTIAL_TTL_MS,
   readExpiry,
-} from '../../src/transport/credentials.js';
-import { createRedactor } from '../../src/transport/redact.js';
-import { SecretSet } from '../../src/transport/secret-set.js';
+} from '../../src/secrets/credentials.js';
+import { createRedactor } from '../../src/secrets/redact.js';
+import { SecretSet } from '../../src/secrets/secret-set.js';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
-import type { UndiciDispatcher } from '../../src/transport/dispatcher.js';
+import type { UndiciDispatcher } from '../../src/transport/http/dispatcher.js';
 import { NOT_DETECTED } from '../helpers/hash-lookup.js';
 import { closedPort, type Loopback, startLoopback } from '../helpers/loopback.js';
 

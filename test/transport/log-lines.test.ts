@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_ACCOUNTS } from '../../src/doubles/defaults.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
+import { type LogFields, type Logger, objectFirstLogger } from '../../src/observe/logger.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
 import { createHashScanHandlers, createSmsHandlers } from '../../src/testing/msw-handlers.js';
-import { type LogFields, type Logger, objectFirstLogger } from '../../src/transport/logger.js';
 import { json, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redactUrlParams } from '../../src/transport/redact-url-params.js';
+import { redactUrlParams } from '../../src/secrets/redact-url-params.js';
 
 describe('redactUrlParams', () => {
   it('redacts api_key and Signature in full URLs, paths and bare query strings', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DispatchOptions, UndiciDispatcher } from '../../src/transport/dispatcher.js';
-import { classifyNetworkFailure } from '../../src/transport/network-failure.js';
-import { DispatchFailure, requestWrittenOf, trackRequestWrites } from '../../src/transport/request-written.js';
+import type { DispatchOptions, UndiciDispatcher } from '../../src/transport/http/dispatcher.js';
+import { classifyNetworkFailure } from '../../src/transport/http/network-failure.js';
+import { DispatchFailure, requestWrittenOf, trackRequestWrites } from '../../src/transport/http/request-written.js';
 
 const withCode = (code: string): Error => Object.assign(new Error('boom'), { code });
 const fetchFailed = (code: string) => new TypeError('fetch failed', { cause: withCode(code) });

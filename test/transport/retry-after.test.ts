@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../src/transport/retry-after.js';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../src/transport/http/retry-after.js';
 import { json, makeClient, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';
 

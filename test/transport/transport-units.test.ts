@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyNetworkFailure } from '../../src/transport/network-failure.js';
-import { createRedactor, redactError } from '../../src/transport/redact.js';
-import { parseRetryAfter } from '../../src/transport/retry-after.js';
-import { DEFAULT_RETRY, resolveRetry, retryDelay } from '../../src/transport/retry-options.js';
+import { createRedactor, redactError } from '../../src/secrets/redact.js';
+import { DEFAULT_RETRY, resolveRetry, retryDelay } from '../../src/transport/call/retry-options.js';
+import { classifyNetworkFailure } from '../../src/transport/http/network-failure.js';
+import { parseRetryAfter } from '../../src/transport/http/retry-after.js';
 import { VERSION } from '../../src/version.js';
 
 describe('retryDelay', () => {

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
+import { positiveMs } from '../../config/numbers.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
-import { positiveMs } from '../../transport/client-options.js';
 import type { ScanResult } from '../scan-result.js';
 import { digestAliases } from './digest-aliases.js';
 import type { SharedCacheOptions } from './shared-store.js';

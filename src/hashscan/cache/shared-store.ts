@@ -1,4 +1,4 @@
-import { emitLine, type Logger } from '../../transport/logger.js';
+import { emitLine, type Logger } from '../../observe/logger.js';
 
 /**
  * A Keyv-compatible store: what the shared cache level needs of it. A

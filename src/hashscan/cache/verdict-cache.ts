@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import { positiveMs } from '../../config/numbers.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { NormalizedHash } from '../../hashing/hash-algorithm.js';
-import { positiveMs } from '../../transport/client-options.js';
-import { emitLine, type Logger } from '../../transport/logger.js';
+import { emitLine, type Logger } from '../../observe/logger.js';
 import type { InterpretContext } from '../interpret-response.js';
 import type { ScanResult } from '../scan-result.js';
 import { digestAliases } from './digest-aliases.js';

@@ -1,5 +1,5 @@
 import type { AbortLike } from '../../util/abort-like.js';
-import { parseRetryAfter } from '../retry-after.js';
+import { parseRetryAfter } from '../http/retry-after.js';
 import { type Admission, CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { RateGate } from './rate-gate.js';
 import type { ResolvedResilience } from './resilience-options.js';

@@ -1,5 +1,5 @@
-import type { AbortLike } from '../util/abort-like.js';
-import { onAbort as subscribe } from '../util/abort-subscriptions.js';
+import type { AbortLike } from './abort-like.js';
+import { onAbort as subscribe } from './abort-subscriptions.js';
 
 /**
  * Waits `ms`, or rejects with `onAbort()` as soon as `signal` aborts, so a

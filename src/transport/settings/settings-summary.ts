@@ -1,6 +1,6 @@
-import type { TransportSettings } from './exchange.js';
-import { silentLogger } from './logger.js';
-import type { ResolvedRetry } from './retry-options.js';
+import { silentLogger } from '../../observe/logger.js';
+import type { TransportSettings } from '../call/exchange.js';
+import type { ResolvedRetry } from '../call/retry-options.js';
 
 /**
  * The effective transport settings of a client, as `toJSON()` and

@@ -1,7 +1,7 @@
-import { type AbortLike, SharedAbort } from '../util/abort-like.js';
+import { type Redactor, redactError } from '../../secrets/redact.js';
+import { type AbortLike, SharedAbort } from '../../util/abort-like.js';
+import type { FailurePhase } from '../http/network-failure.js';
 import type { TransportFailure } from './exchange.js';
-import type { FailurePhase } from './network-failure.js';
-import { type Redactor, redactError } from './redact.js';
 
 /**
  * `totalTimeoutMs`: one budget for a whole call, every attempt and back-off

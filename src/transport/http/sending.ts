@@ -1,11 +1,11 @@
 import ky, { type KyInstance, type Options } from 'ky';
-import { SharedAbort } from '../util/abort-like.js';
+import { SharedAbort } from '../../util/abort-like.js';
 import { ResponseTooLargeError, readNodeBody, readWebBody, refuseAnnounced } from './body-limit.js';
 import { DispatchExchange, RecordHeaders } from './dispatch-handler.js';
 import type { DispatchOptions } from './dispatcher.js';
-import type { FetchLike, IncomingResponse, OutgoingRequest } from './exchange.js';
 import { DispatchFailure, type WriteTrackingDispatcher } from './request-written.js';
 import { USER_AGENT } from './user-agent.js';
+import type { FetchLike, IncomingResponse, OutgoingRequest } from './wire.js';
 
 /**
  * One request on its way: its complete response, and how to cut it short

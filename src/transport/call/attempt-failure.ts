@@ -1,8 +1,8 @@
-import { ResponseTooLargeError, tooLargeFailure } from './body-limit.js';
+import { type Redactor, redactError } from '../../secrets/redact.js';
+import { ResponseTooLargeError } from '../http/body-limit.js';
+import { classifyNetworkFailure } from '../http/network-failure.js';
 import { callerAbortFailure } from './deadline.js';
 import type { TransportFailure } from './exchange.js';
-import { classifyNetworkFailure } from './network-failure.js';
-import { type Redactor, redactError } from './redact.js';
 
 /** How an attempt that got no complete response ended. */
 export interface AttemptEnd {
@@ -49,5 +49,17 @@ export function attemptFailure(error: unknown, attempts: number, end: AttemptEnd
     cause: redactError(error, redact),
     attempts,
     phase: network.phase,
+  };
+}
+
+/** The failure of an attempt whose body was too large. The server answered: whatever the request did, it did. */
+export function tooLargeFailure(error: ResponseTooLargeError, attempts: number): TransportFailure {
+  return {
+    code: 'RESPONSE_TOO_LARGE',
+    message: error.message,
+    cause: undefined,
+    attempts,
+    phase: 'unknown',
+    status: error.status,
   };
 }

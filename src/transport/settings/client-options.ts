@@ -1,13 +1,14 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
-import { parseBaseUrl } from './base-url.js';
-import { DEFAULT_MAX_RESPONSE_BYTES } from './body-limit.js';
-import type { UndiciDispatcher } from './dispatcher.js';
-import type { FetchLike, TransportSettings } from './exchange.js';
-import { type Logger, silentLogger } from './logger.js';
-import type { Redactor } from './redact.js';
-import { DEFAULT_COOLDOWN_MS } from './resilience/constants.js';
-import { type ResilienceOptions, resolveResilience } from './resilience/resilience-options.js';
-import { type RetryOptions, resolveRetry } from './retry-options.js';
+import { parseBaseUrl } from '../../config/base-url.js';
+import { optionalMs, positiveMs, wholeNumber } from '../../config/numbers.js';
+import { requiredSetting } from '../../config/settings.js';
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import { type Logger, silentLogger } from '../../observe/logger.js';
+import type { Redactor } from '../../secrets/redact.js';
+import type { FetchLike, TransportSettings } from '../call/exchange.js';
+import { type RetryOptions, resolveRetry } from '../call/retry-options.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../http/body-limit.js';
+import type { UndiciDispatcher } from '../http/dispatcher.js';
+import { type ResilienceOptions, resolveResilience } from '../resilience/resilience-options.js';
 
 /** Options both clients share. */
 export interface CommonClientOptions extends ResilienceOptions {
@@ -67,46 +68,24 @@ export interface CommonClientOptions extends ResilienceOptions {
   readonly logger?: Logger;
 }
 
+/** Default of `timeoutMs`, both clients. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** An option, else its environment variable; missing or empty is a configuration error. */
-export function requiredSetting(value: string | undefined, option: string, envName: string): string {
-  if (value !== undefined && typeof value !== 'string') {
-    throw new ConfigurationError(option, 'must be a string');
-  }
-  const resolved = value ?? process.env[envName];
-  if (resolved === undefined || resolved === '') {
-    throw new ConfigurationError(option, `is required: pass \`${option}\` or set the ${envName} environment variable`);
-  }
-  return resolved;
-}
-
-/** A positive whole number of milliseconds within what `setTimeout` can wait. */
-export function positiveMs(value: number | undefined, option: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1 || value > 2_147_483_647) {
-    throw new ConfigurationError(option, 'must be a whole number of milliseconds between 1 and 2147483647');
-  }
-  return value;
-}
-
-/** An optional budget in ms: absent stays absent, anything else must be a valid time-out. */
-export function optionalMs(value: number | undefined, option: string): number | undefined {
-  return value === undefined ? undefined : positiveMs(value, option, 0);
-}
-
-function byteLimit(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new ConfigurationError('maxResponseBytes', 'must be a whole number of bytes >= 1');
-  }
-  return value;
+/** What each client sets for itself: the shared layer never tells clients apart. */
+export interface ClientDefaults {
+  /** Environment variable read when `baseUrl` is absent, e.g. `SMS_BASE_URL`. */
+  readonly baseUrlEnv: string;
+  /** Prefix of log lines and events, e.g. `hashscan`. */
+  readonly name: string;
+  /** How long an open circuit rejects calls before a probe, when `circuitBreaker.cooldownMs` is absent. */
+  readonly cooldownMs: number;
 }
 
 /** Checks the shared options and builds the transport settings of one client. */
 export function resolveTransportSettings(
   options: CommonClientOptions,
-  context: { readonly baseUrlEnv: string; readonly name: string; readonly redact: Redactor },
+  defaults: ClientDefaults,
+  redact: Redactor,
 ): TransportSettings {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new ConfigurationError('fetch', 'must be a function');
@@ -125,19 +104,19 @@ export function resolveTransportSettings(
     if (typeof logger[level] !== 'function') throw new ConfigurationError('logger', `must have a ${level}() method`);
   }
   return {
-    baseUrl: parseBaseUrl(requiredSetting(options.baseUrl, 'baseUrl', context.baseUrlEnv)),
+    baseUrl: parseBaseUrl(requiredSetting(options.baseUrl, 'baseUrl', defaults.baseUrlEnv)),
     timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
     totalTimeoutMs: optionalMs(options.totalTimeoutMs, 'totalTimeoutMs'),
-    maxResponseBytes: byteLimit(options.maxResponseBytes),
+    maxResponseBytes: wholeNumber(options.maxResponseBytes, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, {
+      min: 1,
+      max: Number.MAX_SAFE_INTEGER,
+    }),
     retry: resolveRetry(options.retry),
     fetch: options.fetch,
     dispatcher,
     logger,
-    redact: context.redact,
-    name: context.name,
-    resilience: resolveResilience(
-      options,
-      context.name === 'sms' ? DEFAULT_COOLDOWN_MS.sms : DEFAULT_COOLDOWN_MS.hashscan,
-    ),
+    redact,
+    name: defaults.name,
+    resilience: resolveResilience(options, defaults.cooldownMs),
   };
 }

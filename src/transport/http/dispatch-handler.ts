@@ -1,7 +1,7 @@
 import { BodyChunks, ResponseTooLargeError, refuseAnnounced } from './body-limit.js';
 import type { DispatchOptions } from './dispatcher.js';
-import type { IncomingResponse, ResponseHeaders } from './exchange.js';
 import { DispatchFailure, type WriteTrackingDispatcher } from './request-written.js';
+import type { IncomingResponse, ResponseHeaders } from './wire.js';
 
 /** What undici gives a handler to cut its request short: the legacy `abort` function, or the newer controller. */
 type Abort = (reason: Error) => void;

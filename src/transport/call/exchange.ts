@@ -1,22 +1,18 @@
-import type { AbortLike } from '../util/abort-like.js';
-import type { UndiciDispatcher } from './dispatcher.js';
-import type { DescribeResponse, Logger } from './logger.js';
-import type { FailurePhase } from './network-failure.js';
-import type { Redactor } from './redact.js';
-import type { ResolvedResilience } from './resilience/resilience-options.js';
+import type { DescribeResponse, Logger } from '../../observe/logger.js';
+import type { Redactor } from '../../secrets/redact.js';
+import type { AbortLike } from '../../util/abort-like.js';
+import type { UndiciDispatcher } from '../http/dispatcher.js';
+import type { FailurePhase } from '../http/network-failure.js';
+import type { FetchLike, IncomingResponse, OutgoingRequest } from '../http/wire.js';
+import type { ResolvedResilience } from '../resilience/resilience-options.js';
 import type { ResolvedRetry } from './retry-options.js';
+
+export type { FetchLike, IncomingResponse, OutgoingRequest, ResponseHeaders } from '../http/wire.js';
 
 /*
  * The contract between the transport and the clients: its settings, one
  * request and its response, a failure, and the exchange a client drives.
  */
-
-/**
- * A `fetch`-compatible function. Defaults to `globalThis.fetch`, looked up
- * on every request so that msw and other interceptors installed later still
- * see the traffic.
- */
-export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
 
 /** Settings of one {@link Transport}; clients resolve and validate them first. */
 export interface TransportSettings {
@@ -46,30 +42,6 @@ export interface TransportSettings {
   readonly resilience: ResolvedResilience;
   /** Reads the service's code and a hint off a response for its log line (only when logging). */
   readonly describeResponse?: DescribeResponse | undefined;
-}
-
-/** One HTTP request, built afresh for every attempt (SMS re-signs each one). */
-export interface OutgoingRequest {
-  readonly method: 'GET' | 'POST';
-  /** Path and query appended to the base URL, e.g. `/hash_scan?api_key=…&hash=…`. */
-  readonly path: string;
-  readonly body?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/** What is read of response headers; a WHATWG `Headers` is one. */
-export interface ResponseHeaders {
-  /** The value of a header (names are case-insensitive), repeated ones joined by `, `; `null` when absent. */
-  get(name: string): string | null;
-}
-
-/** A complete response: status, headers and the whole body as text. */
-export interface IncomingResponse {
-  readonly status: number;
-  readonly headers: ResponseHeaders;
-  readonly text: string;
-  /** 1-based number of the attempt that got this response. */
-  readonly attempt: number;
 }
 
 /** Why no complete response could be had. */

@@ -5,8 +5,6 @@
  * `Content-Length` announcing more is refused before any of the body is read.
  */
 
-import type { TransportFailure } from './exchange.js';
-
 /** Default of `maxResponseBytes`: 1 MiB, hundreds of times the size of a real answer. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576;
 
@@ -172,16 +170,4 @@ async function readIterable(body: AsyncIterable<Uint8Array>, limit: number, stat
   const text = new CountedText(limit, status);
   for await (const chunk of body) text.add(chunk);
   return text.finish();
-}
-
-/** The failure of an attempt whose body was too large. The server answered: whatever the request did, it did. */
-export function tooLargeFailure(error: ResponseTooLargeError, attempts: number): TransportFailure {
-  return {
-    code: 'RESPONSE_TOO_LARGE',
-    message: error.message,
-    cause: undefined,
-    attempts,
-    phase: 'unknown',
-    status: error.status,
-  };
 }

@@ -1,16 +1,16 @@
 import pRetry, { AbortError } from 'p-retry';
-import { onAbort } from '../util/abort-subscriptions.js';
+import { attemptLine, emitLine, type LogFields, silentLogger } from '../../observe/logger.js';
+import { onAbort } from '../../util/abort-subscriptions.js';
+import { sleep } from '../../util/sleep.js';
+import { untilAborted } from '../../util/until-aborted.js';
+import { promptly } from '../http/prompt-abort.js';
+import { trackRequestWrites, untrackedDispatcher } from '../http/request-written.js';
+import { dispatchTarget, kySender, type Sending, sendWithDispatcher } from '../http/sending.js';
+import { Resilience, type TransportStats } from '../resilience/resilience.js';
 import { attemptFailure } from './attempt-failure.js';
 import { callerAbortFailure, type Deadline, overBudgetFailure, startDeadline } from './deadline.js';
 import type { Exchange, IncomingResponse, OutgoingRequest, TransportSettings } from './exchange.js';
-import { attemptLine, emitLine, type LogFields, silentLogger } from './logger.js';
-import { promptly } from './prompt-abort.js';
-import { trackRequestWrites, untrackedDispatcher } from './request-written.js';
-import { Resilience, type TransportStats } from './resilience/resilience.js';
 import { retryDelay } from './retry-options.js';
-import { dispatchTarget, kySender, type Sending, sendWithDispatcher } from './sending.js';
-import { sleep } from './sleep.js';
-import { untilAborted } from './until-aborted.js';
 
 export type {
   Exchange,

@@ -1,4 +1,5 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { wholeNumber } from '../../config/numbers.js';
+import { ConfigurationError } from '../../errors/configuration-error.js';
 
 /**
  * Retry settings for transient failures. Delays grow exponentially
@@ -29,22 +30,23 @@ export interface ResolvedRetry {
 
 export const DEFAULT_RETRY: ResolvedRetry = Object.freeze({ retries: 2, minDelayMs: 500, maxDelayMs: 8000 });
 
-function wholeNumber(option: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new ConfigurationError(option, 'must be a whole number >= 0');
-  }
-  return value;
-}
-
 /** Fills in defaults and checks ranges; `false` means no retry at all. */
 export function resolveRetry(options: RetryOptions | false | undefined): ResolvedRetry {
   if (options === false) return { ...DEFAULT_RETRY, retries: 0 };
   if (options === undefined) return DEFAULT_RETRY;
   const resolved = {
-    retries: wholeNumber('retry.retries', options.retries, DEFAULT_RETRY.retries),
-    minDelayMs: wholeNumber('retry.minDelayMs', options.minDelayMs, DEFAULT_RETRY.minDelayMs),
-    maxDelayMs: wholeNumber('retry.maxDelayMs', options.maxDelayMs, DEFAULT_RETRY.maxDelayMs),
+    retries: wholeNumber(options.retries, 'retry.retries', DEFAULT_RETRY.retries, {
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+    }),
+    minDelayMs: wholeNumber(options.minDelayMs, 'retry.minDelayMs', DEFAULT_RETRY.minDelayMs, {
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+    }),
+    maxDelayMs: wholeNumber(options.maxDelayMs, 'retry.maxDelayMs', DEFAULT_RETRY.maxDelayMs, {
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+    }),
   };
   if (resolved.maxDelayMs < resolved.minDelayMs) {
     throw new ConfigurationError('retry.maxDelayMs', 'must be >= retry.minDelayMs');

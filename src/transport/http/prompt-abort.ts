@@ -1,5 +1,5 @@
-import type { IncomingResponse } from './exchange.js';
 import type { Sending } from './sending.js';
+import type { IncomingResponse } from './wire.js';
 
 /**
  * A sending whose `response` rejects as soon as `abort` is called, even if
