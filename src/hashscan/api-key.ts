@@ -73,11 +73,19 @@ export function apiKeySource(
 export function apiKeyWithRedactor(options: {
   readonly apiKey?: string | ApiKeyProvider | undefined;
   readonly timeoutMs?: number | undefined;
-}): { readonly source: CredentialSource<ApiKey>; readonly redact: Redactor } {
+}): {
+  readonly source: CredentialSource<ApiKey>;
+  readonly redact: Redactor;
+  /** The checked key when it is fixed (an option or the environment); `undefined` for a provider. */
+  readonly fixedKey: string | undefined;
+} {
   const secrets = new SecretSet();
   const redact = createRedactor({ secrets, params: { api_key: 'full' } });
   const timeoutMs = positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
-  return { source: apiKeySource(options.apiKey, secrets, { redact, timeoutMs }), redact };
+  const source = apiKeySource(options.apiKey, secrets, { redact, timeoutMs });
+  // A fixed key is the one secret the source has accepted: read once, where it was checked.
+  const fixedKey = typeof options.apiKey === 'function' ? undefined : secrets.values[0];
+  return { source, redact, fixedKey };
 }
 
 /** A key the service refused (HTTP 401/403) is fetched again for the next lookup: it may have been rotated. */

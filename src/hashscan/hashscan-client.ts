@@ -75,7 +75,9 @@ export class HashScanClient {
   readonly baseUrl: string;
 
   constructor(options: HashScanClientOptions = {}) {
-    ({ source: this.#apiKey, redact: this.#redact } = apiKeyWithRedactor(options));
+    const key = apiKeyWithRedactor(options);
+    this.#apiKey = key.source;
+    this.#redact = key.redact;
     const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, this.#redact);
     this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse });
     this.baseUrl = settings.baseUrl;
@@ -101,8 +103,8 @@ export class HashScanClient {
         : new VerdictCache(options.cache ?? {}, {
             sourceId: this.sourceId,
             // A fixed key may seal shared entries by default; a provider's keys rotate, so it needs `cache.secret`.
-            apiKey: typeof options.apiKey === 'function' ? undefined : (options.apiKey ?? process.env.HASHSCAN_API_KEY),
-            logger: settings.logger,
+            apiKey: key.fixedKey,
+            observers: settings.observers,
             notDetected: this.#notDetected,
             redact: this.#redact,
           });

@@ -1,10 +1,11 @@
 import { inspect } from 'node:util';
 import { positiveMs } from '../config/numbers.js';
-import { emitLine, type Logger } from '../observe/logger.js';
+import type { SendOperation } from '../observe/events.js';
+import type { Observers } from '../observe/observers.js';
+import { observeOperation } from '../observe/operation.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import { SecretSet } from '../secrets/secret-set.js';
-import { startDeadline } from '../transport/call/deadline.js';
 import { Transport } from '../transport/call/transport.js';
 import type { TransportStats } from '../transport/resilience/resilience.js';
 import {
@@ -17,7 +18,7 @@ import { summarizeTransport, type TransportSummary } from '../transport/settings
 import { ClockOffset } from './clock-offset.js';
 import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
-import { newSendState, resignsOnce, type SendDeps, sendExchange } from './send-exchange.js';
+import { newSendState, type SendDeps, sendExchange } from './send-exchange.js';
 import { checkSendOptions } from './send-options.js';
 import { type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
@@ -149,7 +150,7 @@ export class SmsClient {
   readonly #redact: Redactor;
   readonly #transport: Transport;
   readonly #deps: SendDeps;
-  readonly #logger: Logger;
+  readonly #observers: Observers;
   readonly #clock = new ClockOffset();
   readonly #retryUnknownOutcome: boolean;
   readonly #totalTimeoutMs: number | undefined;
@@ -173,7 +174,7 @@ export class SmsClient {
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
     this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse, trackWrites: true });
     this.#totalTimeoutMs = settings.totalTimeoutMs;
-    this.#logger = settings.logger;
+    this.#observers = settings.observers;
     this.baseUrl = settings.baseUrl;
     this.#summary = summarizeTransport(settings);
 
@@ -189,16 +190,9 @@ export class SmsClient {
       signing,
       redact: this.#redact,
       retryUnknownOutcome: this.#retryUnknownOutcome,
-      onClockCorrected: (offsetMs) =>
-        emitLine(
-          this.#logger,
-          'info',
-          `sms: the service's clock differs from ours; timestamps now corrected by ${offsetMs} ms`,
-          {
-            client: 'sms',
-            clockOffsetMs: offsetMs,
-          },
-        ),
+      onClockCorrected: (offsetMs) => {
+        if (this.#observers.listens('clock')) this.#observers.emit({ type: 'clock', client: 'sms', offsetMs });
+      },
     };
   }
 
@@ -226,25 +220,26 @@ export class SmsClient {
     const { method, signal, totalTimeoutMs } = checkSendOptions(options, this.method);
     const params = toSendParams(request);
     const state = newSendState();
-    // One budget for the whole send, re-signed round included.
-    const budget = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
-    const round = () => ({
-      ...sendExchange(this.#deps, method, params, state, signal),
-      totalTimeoutMs: budget?.remaining(),
+    const observers = this.#observers;
+    const op: SendOperation | undefined = observers.active
+      ? {
+          client: 'sms',
+          operation: 'send',
+          phoneCount: params.PhoneNumbers.split(',').length,
+          templateCode: params.TemplateCode,
+          method,
+        }
+      : undefined;
+    const exchange = sendExchange(this.#deps, {
+      method,
+      params,
+      state,
+      signal,
+      totalTimeoutMs: totalTimeoutMs ?? this.#totalTimeoutMs,
+      op,
     });
-    try {
-      return await this.#transport.send(round());
-    } catch (error) {
-      // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
-      if (!resignsOnce(error) || signal?.aborted) throw error;
-      emitLine(this.#logger, 'info', `sms: the service refused the request with ${error.code}; re-signing it once`, {
-        client: 'sms',
-        code: error.code,
-        clockOffsetMs: this.#clock.offsetMs,
-      });
-      state.attemptsBefore = state.attempts;
-      return this.#transport.send(round());
-    }
+    if (op === undefined) return this.#transport.send(exchange);
+    return observeOperation(observers, op, { attempts: () => state.attempts }, () => this.#transport.send(exchange));
   }
 
   /** Requests, retries, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */

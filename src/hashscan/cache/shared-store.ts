@@ -1,4 +1,4 @@
-import { emitLine, type Logger } from '../../observe/logger.js';
+import type { Observers } from '../../observe/observers.js';
 
 /**
  * A Keyv-compatible store: what the shared cache level needs of it. A
@@ -50,8 +50,6 @@ export const DEFAULT_STORE_TIMEOUT_MS = 50;
 export const STORE_FAILURES_BEFORE_BACKOFF = 3;
 /** How long a failing store is left alone (no pile-up of calls queued for a dead store). */
 export const STORE_BACKOFF_MS = 1_000;
-/** At most one log line about store failures per this interval. */
-export const STORE_LOG_INTERVAL_MS = 60_000;
 
 /** Counters of the shared level. */
 export interface StoreCounters {
@@ -65,27 +63,27 @@ const TIMED_OUT = Symbol('timed out');
 
 /**
  * Wraps a {@link SharedStore} so that it never makes a lookup fail or hang:
- * every call is bounded by `timeoutMs`, never throws out, and failures are
- * logged at most once per {@link STORE_LOG_INTERVAL_MS} (without the error's
- * message, which may carry a connection string).
+ * every call is bounded by `timeoutMs`, never throws out, and each failure
+ * is reported to the observers (without the error's message, which may carry
+ * a connection string), as are the back-off and the recovery after it.
  */
 export class BoundedStore {
   readonly #store: SharedStore;
   /** Longest wait for one store call, in ms. */
   readonly timeoutMs: number;
-  readonly #logger: Logger;
-  readonly #name: string;
+  readonly #observers: Observers;
+  readonly #name: 'hashscan';
   #resumeAt = 0;
+  /** In a back-off, until a store call succeeds again. */
+  #skipping = false;
   #failuresInARow = 0;
   #lastFailureAt = Number.NEGATIVE_INFINITY;
-  #loggedAt = Number.NEGATIVE_INFINITY;
-  #unlogged = 0;
   readonly counters: StoreCounters = { errors: 0, skipped: 0 };
 
-  constructor(store: SharedStore, options: { timeoutMs: number; logger: Logger; name: string }) {
+  constructor(store: SharedStore, options: { timeoutMs: number; observers: Observers; name: 'hashscan' }) {
     this.#store = store;
     this.timeoutMs = options.timeoutMs;
-    this.#logger = options.logger;
+    this.#observers = options.observers;
     this.#name = options.name;
   }
 
@@ -117,6 +115,10 @@ export class BoundedStore {
         return undefined;
       }
       this.#failuresInARow = 0;
+      if (this.#skipping) {
+        this.#skipping = false;
+        if (this.#observers.listens('store')) this.#observers.emit({ type: 'store', state: 'resumed' });
+      }
       return outcome;
     } catch (error) {
       this.#failed(operation, started, 'error', describe(error));
@@ -131,19 +133,16 @@ export class BoundedStore {
     const now = performance.now();
     if (started >= this.#lastFailureAt) this.#failuresInARow += 1;
     this.#lastFailureAt = now;
-    if (this.#failuresInARow >= STORE_FAILURES_BEFORE_BACKOFF) this.#resumeAt = now + STORE_BACKOFF_MS;
-    if (now - this.#loggedAt < STORE_LOG_INTERVAL_MS) {
-      this.#unlogged += 1;
-      return;
+    if (this.#failuresInARow >= STORE_FAILURES_BEFORE_BACKOFF) {
+      this.#resumeAt = now + STORE_BACKOFF_MS;
+      if (!this.#skipping && this.#observers.listens('store')) {
+        this.#observers.emit({ type: 'store', state: 'skipping', reason });
+      }
+      this.#skipping = true;
     }
-    emitLine(
-      this.#logger,
-      'warn',
-      `${this.#name}: shared cache store ${operation} failed (${detail}); lookups go to the service meanwhile`,
-      { client: this.#name, code: detail, reason, failuresNotLogged: this.#unlogged },
-    );
-    this.#loggedAt = now;
-    this.#unlogged = 0;
+    if (this.#observers.listens('store:failed')) {
+      this.#observers.emit({ type: 'store:failed', client: this.#name, operation, reason, code: detail });
+    }
   }
 }
 

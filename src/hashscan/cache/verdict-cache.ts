@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { positiveMs } from '../../config/numbers.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { NormalizedHash } from '../../hashing/hash-algorithm.js';
-import { emitLine, type Logger } from '../../observe/logger.js';
+import type { Observers } from '../../observe/observers.js';
 import type { InterpretContext } from '../interpret-response.js';
 import type { ScanResult } from '../scan-result.js';
 import { digestAliases } from './digest-aliases.js';
 import { ScanCache, type ScanCacheOptions } from './memory-cache.js';
 import { cacheSecret, openEntry, sealEntry } from './sealed-entry.js';
-import { BoundedStore, DEFAULT_STORE_TIMEOUT_MS, STORE_LOG_INTERVAL_MS } from './shared-store.js';
+import { BoundedStore, DEFAULT_STORE_TIMEOUT_MS } from './shared-store.js';
 
 /**
  * Cache counters of `HashScanClient.stats()`.
@@ -56,7 +56,7 @@ export interface VerdictCacheContext extends Omit<InterpretContext, 'query'> {
   readonly sourceId: string;
   /** The fixed API key the default `cache.secret` derives from; `undefined` when it comes from a provider. */
   readonly apiKey: string | undefined;
-  readonly logger: Logger;
+  readonly observers: Observers;
 }
 
 /**
@@ -76,7 +76,6 @@ export class VerdictCache {
   #sharedHits = 0;
   #misses = 0;
   #rejected = 0;
-  #rejectLoggedAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: ScanCacheOptions, context: VerdictCacheContext) {
     this.#memory = new ScanCache(options, context.sourceId);
@@ -93,7 +92,7 @@ export class VerdictCache {
       }
       this.#store = new BoundedStore(store, {
         timeoutMs: positiveMs(options.storeTimeoutMs, 'cache.storeTimeoutMs', DEFAULT_STORE_TIMEOUT_MS),
-        logger: context.logger,
+        observers: context.observers,
         name: 'hashscan',
       });
       if (options.secret === undefined && context.apiKey === undefined) {
@@ -208,17 +207,8 @@ export class VerdictCache {
 
   #reject(hash: string, reason: string): void {
     this.#rejected += 1;
-    const now = performance.now();
-    if (now - this.#rejectLoggedAt < STORE_LOG_INTERVAL_MS) return;
-    this.#rejectLoggedAt = now;
-    emitLine(
-      this.#context.logger,
-      'warn',
-      `hashscan: ignored a shared cache entry for ${hash} (${reason}); asking the service`,
-      {
-        client: 'hashscan',
-        reason,
-      },
-    );
+    const { observers } = this.#context;
+    if (observers.listens('cache:rejected'))
+      observers.emit({ type: 'cache:rejected', client: 'hashscan', hash, reason });
   }
 }

@@ -1,4 +1,6 @@
+import type { ClientName, OperationRef } from '../../observe/events.js';
 import type { DescribeResponse, Logger } from '../../observe/logger.js';
+import type { Observers } from '../../observe/observers.js';
 import type { Redactor } from '../../secrets/redact.js';
 import type { AbortLike } from '../../util/abort-like.js';
 import type { UndiciDispatcher } from '../http/dispatcher.js';
@@ -33,14 +35,21 @@ export interface TransportSettings {
    * microseconds per request; worth it where a repeat is harmful (SMS).
    */
   readonly trackWrites?: boolean;
+  /** The logger option as given (its kind is shown by `toJSON()`); it reads the calls through {@link observers}. */
   readonly logger: Logger;
+  /**
+   * Everybody who observes this client's calls: the logger's subscriber
+   * first (unless the logger is silent), then any internal observer. Not a
+   * public option.
+   */
+  readonly observers: Observers;
   /** Scrubs secrets from every URL, message and stack the transport emits. */
   readonly redact: Redactor;
-  /** Prefix of log lines, e.g. `hashscan`. */
-  readonly name: string;
+  /** Which client this transport serves, as data: prefix of log lines, `client` of events. */
+  readonly name: ClientName;
   /** Retry budget, circuit breaker and rate limits (see `resilience/`). */
   readonly resilience: ResolvedResilience;
-  /** Reads the service's code and a hint off a response for its log line (only when logging). */
+  /** Reads the service's code and a hint off a response for its `attempt:end` event (only when observed). */
   readonly describeResponse?: DescribeResponse | undefined;
 }
 
@@ -73,7 +82,8 @@ export interface Exchange<T> {
   /**
    * Builds the request of attempt number `attempt` (1-based). A promise only
    * when something must be fetched first (credentials from a provider); an
-   * error it throws or rejects with ends the call as is, never retried.
+   * error it throws or rejects with goes to the transport's retry decision like
+   * any other (the clients' own such errors are not retryable).
    */
   build(attempt: number): OutgoingRequest | Promise<OutgoingRequest>;
   /** Turns a response into a result, or throws the client's own error. */
@@ -82,7 +92,28 @@ export interface Exchange<T> {
   fail(failure: TransportFailure): Error;
   /** Whether an error thrown by `interpret` or `fail` may be retried. */
   isRetryable(error: unknown): boolean;
+  /**
+   * The extra-round seam: whether a failed attempt earns one more round of
+   * this exchange outside the retry policy, because the exchange itself can
+   * fix what the service refused. `resign`: sign the request again (a refused
+   * timestamp or nonce); `refresh`: ask the credential source again (an auth
+   * refusal of a rotated key; the hook invalidates or refreshes the source,
+   * and the next {@link build} uses the new credentials). `rounds` counts the
+   * extra rounds this call was already granted, so a hook bounds them.
+   *
+   * The transport's own loop runs the round at once (no back-off, no retry
+   * spent), under the same deadline and attempt counter, and reports it to
+   * observers as a `retry` event of that kind. A promise may be returned (a
+   * provider asked again); a hook that rejects ends the call with its error.
+   * Never called once the caller's signal has aborted.
+   */
+  extraRound?(error: unknown, rounds: number): ExtraRound | undefined | Promise<ExtraRound | undefined>;
   readonly signal?: AbortLike | undefined;
   /** This call's budget, overriding the client's `totalTimeoutMs`. */
   readonly totalTimeoutMs?: number | undefined;
+  /** The operation this call serves, carried by its events (see `observe/events.ts`). */
+  readonly op?: OperationRef | undefined;
 }
+
+/** What an extra round of an exchange does (see {@link Exchange.extraRound}). */
+export type ExtraRound = 'resign' | 'refresh';

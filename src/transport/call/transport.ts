@@ -1,19 +1,19 @@
-import pRetry, { AbortError } from 'p-retry';
-import { attemptLine, emitLine, type LogFields, silentLogger } from '../../observe/logger.js';
-import { onAbort } from '../../util/abort-subscriptions.js';
+import type { ObserverEvent } from '../../observe/events.js';
+import type { Observers } from '../../observe/observers.js';
 import { sleep } from '../../util/sleep.js';
 import { untilAborted } from '../../util/until-aborted.js';
 import { promptly } from '../http/prompt-abort.js';
 import { trackRequestWrites, untrackedDispatcher } from '../http/request-written.js';
-import { dispatchTarget, kySender, type Sending, sendWithDispatcher } from '../http/sending.js';
+import { dispatchTarget, kySender, sendWithDispatcher } from '../http/sending.js';
 import { Resilience, type TransportStats } from '../resilience/resilience.js';
-import { attemptFailure } from './attempt-failure.js';
+import { type AttemptContext, sendAttempt } from './attempt.js';
 import { callerAbortFailure, type Deadline, overBudgetFailure, startDeadline } from './deadline.js';
-import type { Exchange, IncomingResponse, OutgoingRequest, TransportSettings } from './exchange.js';
+import type { Exchange, ExtraRound, IncomingResponse, TransportSettings } from './exchange.js';
 import { retryDelay } from './retry-options.js';
 
 export type {
   Exchange,
+  ExtraRound,
   FetchLike,
   IncomingResponse,
   OutgoingRequest,
@@ -22,10 +22,16 @@ export type {
   TransportSettings,
 } from './exchange.js';
 
-/** What one call keeps across its attempts. */
+/** What one call keeps across its attempts: one counter, one deadline. */
 interface Call {
-  /** Attempts started so far. */
+  /** Attempts started so far: every round's, numbered on. */
   attempts: number;
+  /** Back-off retries granted so far (extra rounds are not retries). */
+  retries: number;
+  /** Extra rounds granted so far (see `Exchange.extraRound`). */
+  rounds: number;
+  /** Retry tokens the last retry cost, given back when the call succeeds. */
+  spent: number;
   readonly deadline: Deadline | undefined;
   /** The client's error for a caller abort before or between attempts (nothing was sent then). */
   readonly aborted: () => Error;
@@ -34,13 +40,18 @@ interface Call {
 /** Errors may carry a server-requested delay (from `Retry-After`). */
 interface RetryHint {
   readonly retryAfterMs?: number | undefined;
+  readonly code?: unknown;
+}
+
+/** An attempt a gate refused (caller abort, spent budget, open circuit): the call ends with `error`, nothing to decide. */
+class Refused {
+  constructor(readonly error: Error) {}
 }
 
 /**
  * The HTTP layer both clients share: per-attempt time-out, caller abort,
- * retries with back-off, logging with redaction. p-retry owns the retry loop,
- * entered only once a first attempt has failed in a retryable way; each
- * attempt gets its own time-out covering headers and body.
+ * retries with back-off and extra rounds, all in one loop with one attempt
+ * counter and one deadline, reported to the client's observers.
  *
  * Requests go through ky to `fetch` (the `fetch` option, else `globalThis.fetch`
  * looked up per request, so msw and other interceptors still see them), or,
@@ -48,27 +59,33 @@ interface RetryHint {
  */
 export class Transport {
   readonly #settings: TransportSettings;
-  readonly #logs: boolean;
-  /**
-   * Starts one attempt on the way chosen at construction: ky over `fetch`, or
-   * the dispatcher; its response rejects at once when it is aborted.
-   */
-  readonly #start: (url: string, request: OutgoingRequest, attempt: number) => Sending;
   readonly #resilience: Resilience;
+  readonly #observers: Observers;
+  readonly #attempts: AttemptContext;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
     this.#resilience = new Resilience(settings.resilience);
-    this.#logs = settings.logger !== silentLogger;
+    this.#observers = settings.observers;
     const { dispatcher, maxResponseBytes } = settings;
+    let start: AttemptContext['start'];
     if (dispatcher === undefined) {
       const send = kySender(settings.fetch, maxResponseBytes);
-      this.#start = (url, request, attempt) => promptly(send(url, request, attempt));
+      start = (url, request, attempt) => promptly(send(url, request, attempt));
     } else {
       const target = dispatchTarget(settings.baseUrl);
       const tracked = settings.trackWrites ? trackRequestWrites(dispatcher) : untrackedDispatcher(dispatcher);
-      this.#start = (_url, request, attempt) => sendWithDispatcher(tracked, target, request, attempt, maxResponseBytes);
+      start = (_url, request, attempt) => sendWithDispatcher(tracked, target, request, attempt, maxResponseBytes);
     }
+    const base = new URL(settings.baseUrl);
+    const port = base.port === '' ? (base.protocol === 'https:' ? 443 : 80) : Number(base.port);
+    this.#attempts = {
+      settings,
+      resilience: this.#resilience,
+      observers: settings.observers,
+      start,
+      server: { address: base.hostname, port },
+    };
   }
 
   /**
@@ -79,6 +96,9 @@ export class Transport {
   send<T>(exchange: Exchange<T>): Promise<T> {
     const call: Call = {
       attempts: 0,
+      retries: 0,
+      rounds: 0,
+      spent: 0,
       deadline: startDeadline(exchange.totalTimeoutMs ?? this.#settings.totalTimeoutMs),
       aborted: () =>
         exchange.fail({
@@ -89,17 +109,27 @@ export class Transport {
           phase: 'connect',
         }),
     };
-    // Most calls succeed at once: the first attempt runs without setting up the
-    // retry loop. A retryable failure is handed to p-retry as its attempt 1, so
-    // p-retry alone still decides every retry, its back-off and when to give up.
-    return this.#attempt(exchange, 1, call).then(
+    const observers = this.#observers;
+    if (!observers.active) return this.#run(exchange, call, 1);
+    const { name: client } = this.#settings;
+    const { op } = exchange;
+    if (observers.listens('call:start')) observers.emit({ type: 'call:start', client, op });
+    if (!observers.listens('call:end')) return this.#run(exchange, call, 1);
+    return this.#run(exchange, call, 1).then(
       (result) => {
-        this.#resilience.succeeded(0);
+        observers.emit({ type: 'call:end', client, op, attempts: call.attempts });
         return result;
       },
       (error: unknown) => {
-        if (error instanceof AbortError) throw error.originalError;
-        return this.#retry(exchange, call, error);
+        const code = (error as RetryHint | undefined)?.code;
+        observers.emit({
+          type: 'call:end',
+          client,
+          op,
+          attempts: call.attempts,
+          ...(typeof code === 'string' ? { errorCode: code } : {}),
+        });
+        throw error;
       },
     );
   }
@@ -109,57 +139,104 @@ export class Transport {
     return this.#resilience.stats();
   }
 
-  /** The retries after a first attempt that failed in a retryable way (`first`). */
-  async #retry<T>(exchange: Exchange<T>, call: Call, first: unknown): Promise<T> {
-    const { retry } = this.#settings;
-    const { deadline } = call;
-    let spent = 0;
-    const result = await pRetry(
-      (attempt) => (attempt === 1 ? Promise.reject(first) : this.#attempt(exchange, attempt, call)),
-      {
-        retries: retry.retries,
-        minTimeout: 0,
-        // The back-off wait lives here so that it can honour Retry-After and
-        // end at once when the caller aborts.
-        shouldRetry: async ({ error, retriesConsumed }) => {
-          const delay = retryDelay(retriesConsumed, (error as RetryHint).retryAfterMs, retry);
-          // A back-off that ends past the budget leaves no time to try: the last error stands.
-          if (delay === undefined || (deadline !== undefined && delay >= deadline.remaining())) return false;
-          // The retry budget and the circuit breaker get a say; p-retry still owns the loop.
-          const cost = this.#resilience.spendRetry(error);
-          if (cost === undefined) return false;
-          spent = cost;
-          if (this.#logs) {
-            const code = (error as { code?: unknown }).code;
-            emitLine(this.#settings.logger, 'info', `${this.#settings.name}: retrying in ${delay} ms`, {
-              client: this.#settings.name,
-              attempt: call.attempts,
-              delayMs: delay,
-              ...(typeof code === 'string' ? { code } : {}),
-            });
-          }
-          await sleep(delay, exchange.signal, call.aborted);
-          return true;
-        },
+  /** Attempt number `attempt` of the call and, when it fails, whatever {@link #next} decides. */
+  #run<T>(exchange: Exchange<T>, call: Call, attempt: number): Promise<T> {
+    return this.#attempt(exchange, attempt, call).then(
+      (result) => {
+        this.#resilience.succeeded(call.spent);
+        return result;
       },
+      (error: unknown) => this.#next(exchange, call, error),
     );
-    this.#resilience.succeeded(spent);
-    return result;
   }
 
   /**
-   * One attempt, gates first (a 429 pause or the rate limit, then the circuit
-   * breaker): its interpreted result, or its error, wrapped in p-retry's
-   * `AbortError` when it must not be retried. Never throws: it rejects.
+   * The one place that decides what follows a failed attempt: an extra round
+   * of the exchange (its hook says so), a retry after back-off (the retry
+   * policy, the budget, the deadline, the retry budget and breaker say so), or
+   * the end of the call with this error.
+   */
+  #next<T>(exchange: Exchange<T>, call: Call, error: unknown): Promise<T> {
+    if (error instanceof Refused) return Promise.reject(error.error);
+    if (exchange.extraRound !== undefined && exchange.signal?.aborted !== true) {
+      const round = exchange.extraRound(error, call.rounds);
+      if (round instanceof Promise) return round.then((kind) => this.#afterRound(exchange, call, error, kind));
+      return this.#afterRound(exchange, call, error, round);
+    }
+    return this.#backOff(exchange, call, error);
+  }
+
+  #afterRound<T>(exchange: Exchange<T>, call: Call, error: unknown, kind: ExtraRound | undefined): Promise<T> {
+    if (kind === undefined) return this.#backOff(exchange, call, error);
+    call.rounds += 1;
+    if (this.#observers.listens('retry')) this.#observers.emit(this.#retryEvent(exchange, call, error, 0, kind));
+    return this.#run(exchange, call, call.attempts + 1);
+  }
+
+  #backOff<T>(exchange: Exchange<T>, call: Call, error: unknown): Promise<T> {
+    const { retry } = this.#settings;
+    const { deadline } = call;
+    // Once the budget is spent, nothing is retried.
+    if (call.retries >= retry.retries || deadline?.expired || !exchange.isRetryable(error)) {
+      return Promise.reject(error);
+    }
+    const delay = retryDelay(call.retries, (error as RetryHint).retryAfterMs, retry);
+    // A back-off that ends past the budget leaves no time to try: the last error stands.
+    if (delay === undefined || (deadline !== undefined && delay >= deadline.remaining())) return Promise.reject(error);
+    // The retry budget and the circuit breaker get a say.
+    const cost = this.#resilience.spendRetry(error);
+    if (cost === undefined) return Promise.reject(error);
+    call.spent = cost;
+    call.retries += 1;
+    if (this.#observers.listens('retry')) {
+      this.#observers.emit(this.#retryEvent(exchange, call, error, delay, 'backoff'));
+    }
+    return sleep(delay, exchange.signal, call.aborted).then(() => this.#run(exchange, call, call.attempts + 1));
+  }
+
+  #retryEvent(
+    exchange: Exchange<unknown>,
+    call: Call,
+    error: unknown,
+    delayMs: number,
+    kind: 'backoff' | ExtraRound,
+  ): ObserverEvent {
+    const code = (error as RetryHint | undefined)?.code;
+    return {
+      type: 'retry',
+      client: this.#settings.name,
+      op: exchange.op,
+      attempt: call.attempts,
+      delayMs,
+      reason: typeof code === 'string' ? code : 'unknown',
+      kind,
+    };
+  }
+
+  /**
+   * One attempt, gates first (a 429 pause or the rate limit, then the call's
+   * budget and the circuit breaker): its interpreted result, or its error; a
+   * gate's refusal comes wrapped in {@link Refused}. Never throws: it rejects.
    */
   #attempt<T>(exchange: Exchange<T>, attempt: number, call: Call): Promise<T> {
     const { signal } = exchange;
-    if (signal?.aborted) return Promise.reject(new AbortError(call.aborted()));
+    if (signal?.aborted) return Promise.reject(new Refused(call.aborted()));
     const held = this.#resilience.pass(signal, call.aborted);
     if (held === undefined) return this.#enter(exchange, attempt, call);
+    const observers = this.#observers;
+    const watched = observers.listens('rate-gate');
+    const { name: client } = this.#settings;
+    if (watched) observers.emit({ type: 'rate-gate', client, op: exchange.op, state: 'paused' });
+    const pausedAt = watched ? performance.now() : 0;
     return held.then(
-      () => this.#enter(exchange, attempt, call),
-      (error: Error) => Promise.reject(new AbortError(error)),
+      () => {
+        if (watched) {
+          const waitMs = performance.now() - pausedAt;
+          observers.emit({ type: 'rate-gate', client, op: exchange.op, state: 'resumed', waitMs });
+        }
+        return this.#enter(exchange, attempt, call);
+      },
+      (error: Error) => Promise.reject(new Refused(error)),
     );
   }
 
@@ -167,30 +244,32 @@ export class Transport {
   #enter<T>(exchange: Exchange<T>, attempt: number, call: Call): Promise<T> {
     const { deadline } = call;
     if (deadline?.expired) {
-      return Promise.reject(new AbortError(exchange.fail(overBudgetFailure(deadline, call.attempts, 'connect'))));
+      return Promise.reject(new Refused(exchange.fail(overBudgetFailure(deadline, call.attempts, 'connect'))));
     }
+    const breaker = this.#observers.listens('breaker') ? this.#resilience.stats().circuit : undefined;
     const refused = this.#resilience.enter(call.attempts);
-    if (refused !== undefined) return Promise.reject(new AbortError(exchange.fail(refused)));
+    if (refused !== undefined) {
+      if (this.#observers.listens('breaker:refused')) {
+        this.#observers.emit({ type: 'breaker:refused', client: this.#settings.name, op: exchange.op });
+      }
+      return Promise.reject(new Refused(exchange.fail(refused)));
+    }
     call.attempts = attempt;
-    const settle = (error: unknown): never => {
-      // Once the budget is spent, nothing is retried.
-      if (this.#settings.retry.retries > 0 && exchange.isRetryable(error) && !deadline?.expired) throw error;
-      throw new AbortError(error as Error);
-    };
     let received: Promise<IncomingResponse>;
     try {
-      received = this.#receive(exchange, attempt, deadline);
+      received = this.#receive(exchange, attempt, call.deadline);
     } catch (error) {
-      // A request that could not be built (SMS: bad input) ends the call as is.
-      return Promise.reject(error).catch(settle);
+      return Promise.reject(error);
     }
-    return received.then((response) => {
-      try {
-        return exchange.interpret(this.#resilience.answered(response));
-      } catch (error) {
-        return settle(error);
-      }
-    }, settle);
+    const settled = received.then((response) => exchange.interpret(this.#resilience.answered(response)));
+    return breaker === undefined ? settled : settled.finally(() => this.#breakerMoved(breaker));
+  }
+
+  /** Reports a breaker transition an attempt caused (only when someone observes `breaker`). */
+  #breakerMoved(before: string): void {
+    const now = this.#resilience.stats().circuit;
+    if (now === before || now === 'disabled') return;
+    this.#observers.emit({ type: 'breaker', client: this.#settings.name, state: now });
   }
 
   /** The request of an attempt, then its response with the whole body, under one time-out. */
@@ -198,7 +277,7 @@ export class Transport {
     const { signal } = exchange;
     const built = exchange.build(attempt);
     // Awaited only when pending, so fixed credentials add no tick to an attempt.
-    if (!(built instanceof Promise)) return this.#exchange(exchange, built, attempt, deadline);
+    if (!(built instanceof Promise)) return sendAttempt(this.#attempts, exchange, built, attempt, deadline);
     return untilAborted(built, signal, () =>
       exchange.fail({
         ...callerAbortFailure(signal?.reason, this.#settings.redact),
@@ -206,93 +285,6 @@ export class Transport {
         attempts: attempt - 1,
         phase: 'connect',
       }),
-    ).then((request) => this.#exchange(exchange, request, attempt, deadline));
-  }
-
-  /**
-   * Sends one request and waits for its whole response, under the attempt's
-   * own time-out (cut to what is left of the call's budget) and the caller's
-   * signal. Not `async`: one `then` per attempt, no frame.
-   */
-  #exchange(
-    exchange: Exchange<unknown>,
-    request: OutgoingRequest,
-    attempt: number,
-    deadline: Deadline | undefined,
-  ): Promise<IncomingResponse> {
-    const { signal } = exchange;
-    const url = this.#settings.baseUrl + request.path;
-    const left = deadline?.remaining() ?? Number.POSITIVE_INFINITY;
-    const timeoutMs = Math.min(this.#settings.timeoutMs, left);
-    const started = this.#logs ? performance.now() : 0;
-    let timedOut = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let unsubscribe: (() => void) | undefined;
-    const failed = (error: unknown): never => {
-      clearTimeout(timer);
-      unsubscribe?.();
-      const failure =
-        timedOut && deadline !== undefined && timeoutMs === left
-          ? overBudgetFailure(deadline, attempt, 'unknown')
-          : attemptFailure(error, attempt, {
-              timedOut,
-              timeoutMs: this.#settings.timeoutMs,
-              reason: signal?.reason,
-              callerAborted: signal?.aborted === true,
-              redact: this.#settings.redact,
-            });
-      if (this.#logs) this.#log('warn', request.method, url, attempt, started, { code: failure.code });
-      throw this.#resilience.failed(failure.code, exchange.fail(failure));
-    };
-    let sending: Sending;
-    try {
-      sending = this.#start(url, request, attempt);
-    } catch (error) {
-      return Promise.reject(error).catch(failed);
-    }
-    timer = setTimeout(() => {
-      timedOut = true;
-      sending.abort(new Error('timed out'));
-    }, timeoutMs);
-    if (signal !== undefined) unsubscribe = onAbort(signal, () => sending.abort(signal.reason));
-    // Rejects as soon as the attempt is cut short, even if a custom fetch ignores its signal.
-    return sending.response.then((response) => {
-      clearTimeout(timer);
-      unsubscribe?.();
-      if (this.#logs) {
-        const { status, text } = response;
-        this.#log(status < 300 ? 'debug' : 'warn', request.method, url, attempt, started, { status, text });
-      }
-      return response;
-    }, failed);
-  }
-
-  /** One line per attempt; the fields go along only to a `structured` logger. */
-  #log(
-    level: 'debug' | 'warn',
-    method: string,
-    url: string,
-    attempt: number,
-    started: number,
-    outcome: { status?: number; text?: string; code?: string },
-  ): void {
-    if (!this.#logs) return;
-    const { name, redact, describeResponse } = this.#settings;
-    const note =
-      outcome.status !== undefined && outcome.text !== undefined
-        ? describeResponse?.(outcome.status, outcome.text)
-        : undefined;
-    const fields: LogFields = {
-      client: name,
-      method,
-      url: redact(url),
-      ...(outcome.status === undefined ? {} : { status: outcome.status }),
-      ...(outcome.code === undefined ? {} : { code: outcome.code }),
-      ...(note?.serviceCode === undefined ? {} : { serviceCode: redact(note.serviceCode) }),
-      ...(note?.hint === undefined ? {} : { hint: note.hint }),
-      durationMs: Math.round(performance.now() - started),
-      attempt,
-    };
-    emitLine(this.#settings.logger, level, attemptLine(name, fields), fields);
+    ).then((request) => sendAttempt(this.#attempts, exchange, request, attempt, deadline));
   }
 }

@@ -2,7 +2,10 @@ import { parseBaseUrl } from '../../config/base-url.js';
 import { optionalMs, positiveMs, wholeNumber } from '../../config/numbers.js';
 import { requiredSetting } from '../../config/settings.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
+import type { ClientName, Observer } from '../../observe/events.js';
+import { logSubscriber } from '../../observe/log-subscriber.js';
 import { type Logger, silentLogger } from '../../observe/logger.js';
+import { NO_OBSERVERS, Observers } from '../../observe/observers.js';
 import type { Redactor } from '../../secrets/redact.js';
 import type { FetchLike, TransportSettings } from '../call/exchange.js';
 import { type RetryOptions, resolveRetry } from '../call/retry-options.js';
@@ -75,8 +78,8 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export interface ClientDefaults {
   /** Environment variable read when `baseUrl` is absent, e.g. `SMS_BASE_URL`. */
   readonly baseUrlEnv: string;
-  /** Prefix of log lines and events, e.g. `hashscan`. */
-  readonly name: string;
+  /** Prefix of log lines, `client` of events. */
+  readonly name: ClientName;
   /** How long an open circuit rejects calls before a probe, when `circuitBreaker.cooldownMs` is absent. */
   readonly cooldownMs: number;
 }
@@ -86,6 +89,7 @@ export function resolveTransportSettings(
   options: CommonClientOptions,
   defaults: ClientDefaults,
   redact: Redactor,
+  observers: readonly Observer[] = [],
 ): TransportSettings {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new ConfigurationError('fetch', 'must be a function');
@@ -115,8 +119,16 @@ export function resolveTransportSettings(
     fetch: options.fetch,
     dispatcher,
     logger,
+    observers: observersOf(logger, observers),
     redact,
     name: defaults.name,
     resilience: resolveResilience(options, defaults.cooldownMs),
   };
+}
+
+/** The logger's subscriber first (none for the silent default), then the internal observers. */
+function observersOf(logger: Logger, others: readonly Observer[]): Observers {
+  const logs = logSubscriber(logger);
+  const list = logs === undefined ? others : [logs, ...others];
+  return list.length === 0 ? NO_OBSERVERS : new Observers(list);
 }

@@ -230,6 +230,7 @@ describe('shared cache level', () => {
 describe('BoundedStore back-off', () => {
   it('counts calls that failed together as one failure, so a burst meeting one slow moment does not bench the store', async () => {
     const { BoundedStore } = await import('../../../src/hashscan/cache/shared-store.js');
+    const { NO_OBSERVERS } = await import('../../../src/observe/observers.js');
     let slow = true;
     let calls = 0;
     const store: SharedStore = {
@@ -240,7 +241,7 @@ describe('BoundedStore back-off', () => {
       set: async () => true,
       delete: async () => true,
     };
-    const bounded = new BoundedStore(store, { timeoutMs: 20, logger: recordingLogger().logger, name: 'test' });
+    const bounded = new BoundedStore(store, { timeoutMs: 20, observers: NO_OBSERVERS, name: 'hashscan' });
     await Promise.all(Array.from({ length: 10 }, () => bounded.get('k')));
     slow = false;
     await expect(bounded.get('k')).resolves.toBe('value');
