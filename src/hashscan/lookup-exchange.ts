@@ -1,5 +1,6 @@
 import { HashScanError } from '../errors/hash-scan-error.js';
 import type { NormalizedHash } from '../hashing/hash-algorithm.js';
+import type { ScanOperation } from '../observe/events.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import type { Exchange, IncomingResponse, OutgoingRequest, TransportFailure } from '../transport/call/exchange.js';
@@ -39,6 +40,7 @@ export class LookupExchange implements Exchange<ScanResult>, InterpretContext {
     progress: SharedProgress,
     readonly signal: AbortLike,
     readonly totalTimeoutMs: number | undefined,
+    readonly op: ScanOperation | undefined = undefined,
   ) {
     this.#settings = settings;
     this.notDetected = settings.notDetected;

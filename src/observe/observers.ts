@@ -41,3 +41,15 @@ export class Observers {
 
 /** The hub of a client nobody observes. */
 export const NO_OBSERVERS = new Observers();
+
+/**
+ * The internal way to subscribe observers to a client: a symbol-keyed field
+ * of the client's options, read by the transport settings. Not exported by
+ * the package (the public option is a separate, documented one).
+ */
+export const INTERNAL_OBSERVERS: unique symbol = Symbol('hashscan-sms.observers');
+
+/** Client options that may carry {@link INTERNAL_OBSERVERS}. */
+export interface WithInternalObservers {
+  readonly [INTERNAL_OBSERVERS]?: readonly Observer[];
+}

@@ -5,7 +5,7 @@ import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { ClientName, Observer } from '../../observe/events.js';
 import { logSubscriber } from '../../observe/log-subscriber.js';
 import { type Logger, silentLogger } from '../../observe/logger.js';
-import { NO_OBSERVERS, Observers } from '../../observe/observers.js';
+import { INTERNAL_OBSERVERS, NO_OBSERVERS, Observers, type WithInternalObservers } from '../../observe/observers.js';
 import type { Redactor } from '../../secrets/redact.js';
 import type { FetchLike, TransportSettings } from '../call/exchange.js';
 import { type RetryOptions, resolveRetry } from '../call/retry-options.js';
@@ -89,7 +89,7 @@ export function resolveTransportSettings(
   options: CommonClientOptions,
   defaults: ClientDefaults,
   redact: Redactor,
-  observers: readonly Observer[] = [],
+  observers: readonly Observer[] = (options as WithInternalObservers)[INTERNAL_OBSERVERS] ?? [],
 ): TransportSettings {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new ConfigurationError('fetch', 'must be a function');
