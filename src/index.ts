@@ -6,14 +6,14 @@
  */
 
 export { ConfigurationError } from './errors/configuration-error.js';
-export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hash-scan-error.js';
+export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hashscan-error.js';
 export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-sms-error.js';
 export { SigningError } from './errors/signing-error.js';
 export type { HashAlgorithm } from './hashing/hash-algorithm.js';
 export * from './hashing/index.js';
 export type { ApiKeyProvider, ExpiringApiKey } from './hashscan/api-key.js';
-export type { ScanCacheOptions } from './hashscan/cache/memory-cache.js';
-export type { SharedCacheOptions, SharedStore } from './hashscan/cache/shared-store.js';
+export type { ScanCacheOptions } from './hashscan/cache/scan-cache.js';
+export type { SharedCacheOptions, SharedStore } from './hashscan/cache/bounded-store.js';
 export type { CacheStats } from './hashscan/cache/verdict-cache.js';
 export { type Decision, type DecisionPolicy, decide } from './hashscan/decide.js';
 export {

@@ -1,4 +1,4 @@
-import { HashScanError } from '../errors/hash-scan-error.js';
+import { HashScanError } from '../errors/hashscan-error.js';
 
 /** Digest algorithms the service accepts, told apart by length. */
 export type HashAlgorithm = 'md5' | 'sha1' | 'sha256';

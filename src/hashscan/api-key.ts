@@ -1,7 +1,7 @@
 import { positiveMs } from '../config/numbers.js';
 import { requiredSetting } from '../config/settings.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { HashScanError } from '../errors/hash-scan-error.js';
+import { HashScanError } from '../errors/hashscan-error.js';
 import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../secrets/credentials.js';
 import { createRedactor, type Redactor } from '../secrets/redact.js';
 import { SecretSet } from '../secrets/secret-set.js';

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { HashScanError } from '../errors/hash-scan-error.js';
+import { HashScanError } from '../errors/hashscan-error.js';
 import { algorithmOfChecked, type NormalizedHash } from '../hashing/hash-algorithm.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { isValidConcurrency } from '../util/concurrency.js';

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { optionalMs } from '../config/numbers.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { HashScanError } from '../errors/hash-scan-error.js';
+import { HashScanError } from '../errors/hashscan-error.js';
 import { type NormalizedHash, normalizeHash } from '../hashing/hash-algorithm.js';
 import type { Observers } from '../observe/observers.js';
 import { observeOperation } from '../observe/operation.js';

@@ -1,4 +1,4 @@
-import { HashScanError } from '../errors/hash-scan-error.js';
+import { HashScanError } from '../errors/hashscan-error.js';
 import type { NormalizedHash } from '../hashing/hash-algorithm.js';
 import type { ScanOperation } from '../observe/events.js';
 import type { CredentialSource } from '../secrets/credentials.js';

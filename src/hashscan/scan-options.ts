@@ -1,7 +1,7 @@
 import type { TransportStats } from '../transport/resilience/resilience.js';
 import type { CommonClientOptions } from '../transport/settings/client-options.js';
 import type { ApiKeyProvider } from './api-key.js';
-import type { ScanCacheOptions } from './cache/memory-cache.js';
+import type { ScanCacheOptions } from './cache/scan-cache.js';
 import type { CacheStats } from './cache/verdict-cache.js';
 
 /*

@@ -1,4 +1,4 @@
-import type { HashScanError } from '../errors/hash-scan-error.js';
+import type { HashScanError } from '../errors/hashscan-error.js';
 import type { HashAlgorithm } from '../hashing/hash-algorithm.js';
 
 /**

@@ -74,11 +74,6 @@ export class CredentialSource<T> {
     return new CredentialSource<T>(undefined, provider, rules);
   }
 
-  /** Whether the credential comes from a provider. */
-  get rotating(): boolean {
-    return this.#provider !== undefined;
-  }
-
   /** The credential for the next request. */
   current(): T | Promise<T> {
     const value = this.#value;
@@ -126,9 +121,4 @@ export class CredentialSource<T> {
     this.#refreshAt = expiresAt - CREDENTIAL_REFRESH_WINDOW_MS;
     return checked.value;
   }
-}
-
-/** Tells a pending credential from a ready one without awaiting (a ready one costs nothing). */
-export function isPending<T>(value: T | Promise<T>): value is Promise<T> {
-  return value instanceof Promise;
 }

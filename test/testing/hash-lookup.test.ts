@@ -8,7 +8,7 @@ import {
 } from '../../src/doubles/defaults.js';
 import type { HashScanFaultKind } from '../../src/doubles/hash-faults.js';
 import { recordFor } from '../../src/doubles/records.js';
-import { HashScanError } from '../../src/errors/hash-scan-error.js';
+import { HashScanError } from '../../src/errors/hashscan-error.js';
 import { HashScanClient, type HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';
 import { ADAPTERS, type Harness, type HarnessOptions, startHarness } from './harness.js';
 

@@ -6,9 +6,9 @@ import type { Observers } from '../../observe/observers.js';
 import type { InterpretContext } from '../interpret-response.js';
 import type { ScanResult } from '../scan-result.js';
 import { digestAliases } from './digest-aliases.js';
-import { ScanCache, type ScanCacheOptions } from './memory-cache.js';
+import { ScanCache, type ScanCacheOptions } from './scan-cache.js';
 import { cacheSecret, openEntry, sealEntry } from './sealed-entry.js';
-import { BoundedStore, DEFAULT_STORE_TIMEOUT_MS } from './shared-store.js';
+import { BoundedStore, DEFAULT_STORE_TIMEOUT_MS } from './bounded-store.js';
 
 /**
  * Cache counters of `HashScanClient.stats()`.
@@ -64,7 +64,7 @@ export interface VerdictCacheContext extends Omit<InterpretContext, 'query'> {
  * (when `cache.store` is set) the shared store. Answers are written to both
  * with the same lifetimes, digest aliases included; what comes back from the
  * store is authenticated and validated (see `sealed-entry.ts`) and never
- * makes a lookup fail or hang (see `shared-store.ts`).
+ * makes a lookup fail or hang (see `bounded-store.ts`).
  */
 export class VerdictCache {
   readonly #memory: ScanCache;

@@ -60,7 +60,7 @@ export function kySender(
  * path that option calls `globalThis.fetch` with the URL and a plain init
  * (method, headers, body, the attempt's one signal, no redirects) rather than
  * with ky's `Request`: `fetch` then builds one `Request` from a string instead
- * of copying ky's, about a fifth less CPU per request (`bench/throughput.ts`).
+ * of copying ky's, which costs less CPU per request (BENCHMARKS.md).
  * ky's `Request` carries the same method, URL and body, so what is sent is the
  * same; it is never sent, so it is not given the attempt's signal either (no
  * `AbortSignal.any` per request). A custom `fetch` may read only the `Request`
@@ -73,9 +73,8 @@ export function kySender(
  * and through `fetch`'s abort listener the whole response, alive until a full
  * GC; a large batch then holds hundreds of MB of it. An abort after the end
  * unregisters it at once. The connection is kept (undici ignores an abort of
- * a completed request). `scanMany` of 500,000 hashes peaks at about 0.94× the
- * bare `fetch` loop instead of 1.13×; the price is the abort itself, about a
- * tenth more CPU per request on this path (BENCHMARKS.md).
+ * a completed request). A large `scanMany` then peaks below the bare `fetch`
+ * loop instead of above it; the price is the abort itself (figures in BENCHMARKS.md).
  */
 function sendWithKy(
   client: KyInstance,

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../../src/errors/configuration-error.js';
-import type { SharedStore } from '../../../src/hashscan/cache/shared-store.js';
+import type { SharedStore } from '../../../src/hashscan/cache/bounded-store.js';
 import { sharedCacheKey } from '../../../src/hashscan/cache/verdict-cache.js';
 import type { HashScanClientOptions } from '../../../src/hashscan/hashscan-client.js';
 import {
@@ -229,7 +229,7 @@ describe('shared cache level', () => {
 
 describe('BoundedStore back-off', () => {
   it('counts calls that failed together as one failure, so a burst meeting one slow moment does not bench the store', async () => {
-    const { BoundedStore } = await import('../../../src/hashscan/cache/shared-store.js');
+    const { BoundedStore } = await import('../../../src/hashscan/cache/bounded-store.js');
     const { NO_OBSERVERS } = await import('../../../src/observe/observers.js');
     let slow = true;
     let calls = 0;

@@ -1,10 +1,10 @@
 import { EnvHttpProxyAgent, getGlobalDispatcher, ProxyAgent, setGlobalDispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EICAR_RECORD, SANDBOX_ACCOUNTS } from '../../src/doubles/defaults.js';
-import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/start-sandbox.js';
-import { SmsClient } from '../../src/sms/sms-client.js';
-import { type ForwardProxy, startForwardProxy } from '../helpers/forward-proxy.js';
+import { EICAR_RECORD, SANDBOX_ACCOUNTS } from '../../../src/doubles/defaults.js';
+import { HashScanClient } from '../../../src/hashscan/hashscan-client.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/start-sandbox.js';
+import { SmsClient } from '../../../src/sms/sms-client.js';
+import { type ForwardProxy, startForwardProxy } from '../../helpers/forward-proxy.js';
 
 // The README's recipes, run through a real loopback proxy in front of the sandbox.
 let sandbox: Sandbox;

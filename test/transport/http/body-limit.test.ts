@@ -3,14 +3,14 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { HashScanError } from '../../src/errors/hash-scan-error.js';
-import { HashScanClient, type HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';
-import { SmsClient } from '../../src/sms/index.js';
-import { useBothTransports } from '../helpers/both-transports.js';
-import { NOT_DETECTED, SHA256 } from '../helpers/hash-lookup.js';
-import { closed, type Loopback, startLoopback } from '../helpers/loopback.js';
-import { ACCESS_KEY_ID, ACCESS_KEY_SECRET, REQUEST, rejection } from '../sms/sms-service.js';
+import { ConfigurationError } from '../../../src/errors/configuration-error.js';
+import { HashScanError } from '../../../src/errors/hashscan-error.js';
+import { HashScanClient, type HashScanClientOptions } from '../../../src/hashscan/hashscan-client.js';
+import { SmsClient } from '../../../src/sms/index.js';
+import { useBothTransports } from '../../helpers/both-transports.js';
+import { NOT_DETECTED, SHA256 } from '../../helpers/hash-lookup.js';
+import { closed, type Loopback, startLoopback } from '../../helpers/loopback.js';
+import { ACCESS_KEY_ID, ACCESS_KEY_SECRET, REQUEST, rejection } from '../../sms/sms-service.js';
 
 // maxResponseBytes against real sockets, on both transports: a gzip bomb, an
 // endless body and a Content-Length that announces too much. Memory is the

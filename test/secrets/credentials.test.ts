@@ -39,7 +39,6 @@ describe('CredentialSource', () => {
     expect(source.current()).toBe('key');
     source.invalidate();
     expect(source.current()).toBe('key');
-    expect(source.rotating).toBe(false);
   });
 
   it('concurrent callers share one provider call; the value is then ready without a promise', async () => {

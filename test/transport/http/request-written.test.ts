@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DispatchOptions, UndiciDispatcher } from '../../src/transport/http/dispatcher.js';
-import { classifyNetworkFailure } from '../../src/transport/http/network-failure.js';
-import { DispatchFailure, requestWrittenOf, trackRequestWrites } from '../../src/transport/http/request-written.js';
+import type { DispatchOptions, UndiciDispatcher } from '../../../src/transport/http/dispatcher.js';
+import { classifyNetworkFailure } from '../../../src/transport/http/network-failure.js';
+import { DispatchFailure, requestWrittenOf, trackRequestWrites } from '../../../src/transport/http/request-written.js';
 
 const withCode = (code: string): Error => Object.assign(new Error('boom'), { code });
 const fetchFailed = (code: string) => new TypeError('fetch failed', { cause: withCode(code) });
@@ -146,7 +146,7 @@ describe('SmsClient over an undici MockAgent (classified by code, as on a real s
     ['ECONNREFUSED', 'NETWORK', 'not_sent', 3],
   ])('replyWithError(%s) → %s', async (code, smsCode, outcome, attempts) => {
     const { MockAgent } = await import('undici');
-    const { SmsClient } = await import('../../src/sms/index.js');
+    const { SmsClient } = await import('../../../src/sms/index.js');
     const agent = new MockAgent();
     agent.disableNetConnect();
     agent.get('https://sms.test').intercept({ path: '/', method: 'POST' }).replyWithError(errorWith(code)).times(3);

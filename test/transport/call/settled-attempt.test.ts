@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
-import { NOT_DETECTED } from '../helpers/hash-lookup.js';
-import { type Loopback, startLoopback } from '../helpers/loopback.js';
+import { HashScanClient } from '../../../src/hashscan/hashscan-client.js';
+import { NOT_DETECTED } from '../../helpers/hash-lookup.js';
+import { type Loopback, startLoopback } from '../../helpers/loopback.js';
 
 // On the default path, once an attempt's body is read its signal is aborted
 // ("settled"), so undici drops the request's abort bookkeeping at once

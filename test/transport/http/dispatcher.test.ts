@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { HashScanError } from '../../src/errors/hash-scan-error.js';
-import { HashScanClient, type HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';
-import type { Logger } from '../../src/observe/logger.js';
-import { SmsClient, type SmsClientOptions } from '../../src/sms/index.js';
-import { useBothTransports } from '../helpers/both-transports.js';
-import { HIT, NOT_DETECTED, SHA256 } from '../helpers/hash-lookup.js';
-import { closed, closedPort, type Loopback, startLoopback } from '../helpers/loopback.js';
+import { ConfigurationError } from '../../../src/errors/configuration-error.js';
+import { HashScanError } from '../../../src/errors/hashscan-error.js';
+import { HashScanClient, type HashScanClientOptions } from '../../../src/hashscan/hashscan-client.js';
+import type { Logger } from '../../../src/observe/logger.js';
+import { SmsClient, type SmsClientOptions } from '../../../src/sms/index.js';
+import { useBothTransports } from '../../helpers/both-transports.js';
+import { HIT, NOT_DETECTED, SHA256 } from '../../helpers/hash-lookup.js';
+import { closed, closedPort, type Loopback, startLoopback } from '../../helpers/loopback.js';
 import {
   ACCESS_KEY_ID,
   ACCESS_KEY_SECRET,
@@ -15,7 +15,7 @@ import {
   REQUEST,
   rejection,
   signedWithTestKey,
-} from '../sms/sms-service.js';
+} from '../../sms/sms-service.js';
 
 // The opt-in `dispatcher` transport must behave exactly like the default `fetch` one:
 // every scenario below runs against real loopback sockets through both.

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EICAR_RECORD } from '../../src/doubles/defaults.js';
-import { startSandbox } from '../../src/sandbox/start-sandbox.js';
-import { startForwardProxy } from '../helpers/forward-proxy.js';
+import { EICAR_RECORD } from '../../../src/doubles/defaults.js';
+import { startSandbox } from '../../../src/sandbox/start-sandbox.js';
+import { startForwardProxy } from '../../helpers/forward-proxy.js';
 
 /** Node's own fetch follows HTTP(S)_PROXY under NODE_USE_ENV_PROXY=1 from 22.21 and 24.5 on. */
 function supportsEnvProxy(version: string): boolean {

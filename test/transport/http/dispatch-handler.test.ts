@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
-import { SmsClient } from '../../src/sms/sms-client.js';
-import type { UndiciDispatcher } from '../../src/transport/http/dispatcher.js';
-import { NOT_DETECTED } from '../helpers/hash-lookup.js';
-import { closedPort, type Loopback, startLoopback } from '../helpers/loopback.js';
+import { HashScanClient } from '../../../src/hashscan/hashscan-client.js';
+import { SmsClient } from '../../../src/sms/sms-client.js';
+import type { UndiciDispatcher } from '../../../src/transport/http/dispatcher.js';
+import { NOT_DETECTED } from '../../helpers/hash-lookup.js';
+import { closedPort, type Loopback, startLoopback } from '../../helpers/loopback.js';
 
 // The dispatcher path sends through `dispatch()` with a handler of its own,
 // which must work with every handler interface: undici 6 calls only the

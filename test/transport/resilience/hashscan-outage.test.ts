@@ -1,10 +1,10 @@
 import { HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HashScanError } from '../../src/errors/hash-scan-error.js';
-import { decide } from '../../src/hashscan/decide.js';
-import type { ScanOutcome, ScanResult } from '../../src/hashscan/scan-result.js';
-import { HIT, json, MD5, makeClient, NOT_DETECTED, SHA1, SHA256, serveLookup } from '../helpers/hash-lookup.js';
-import { useMswServer } from '../helpers/msw.js';
+import type { HashScanError } from '../../../src/errors/hashscan-error.js';
+import { decide } from '../../../src/hashscan/decide.js';
+import type { ScanOutcome, ScanResult } from '../../../src/hashscan/scan-result.js';
+import { HIT, json, MD5, makeClient, NOT_DETECTED, SHA1, SHA256, serveLookup } from '../../helpers/hash-lookup.js';
+import { useMswServer } from '../../helpers/msw.js';
 
 const server = useMswServer();
 

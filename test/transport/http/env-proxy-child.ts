@@ -1,6 +1,6 @@
 // Run by env-proxy.test.ts in a child Node with NODE_USE_ENV_PROXY=1 and HTTP_PROXY set:
 // a plain client, no proxy code, scans one hash and prints the verdict.
-import { HashScanClient } from '../../src/index.js';
+import { HashScanClient } from '../../../src/index.js';
 
 const client = new HashScanClient({
   baseUrl: process.env.SANDBOX_URL ?? '',

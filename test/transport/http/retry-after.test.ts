@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../src/transport/http/retry-after.js';
-import { json, makeClient, SHA256, serveLookup } from '../helpers/hash-lookup.js';
-import { useMswServer } from '../helpers/msw.js';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../../src/transport/http/retry-after.js';
+import { json, makeClient, SHA256, serveLookup } from '../../helpers/hash-lookup.js';
+import { useMswServer } from '../../helpers/msw.js';
 
 const server = useMswServer();
 const now = Date.parse('2026-01-01T00:00:00Z');

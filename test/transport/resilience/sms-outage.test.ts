@@ -1,8 +1,8 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FetchLike } from '../../src/transport/call/transport.js';
-import { useMswServer } from '../helpers/msw.js';
-import { BASE_URL, makeClient, REQUEST, rejection } from '../sms/sms-service.js';
+import type { FetchLike } from '../../../src/transport/call/transport.js';
+import { useMswServer } from '../../helpers/msw.js';
+import { BASE_URL, makeClient, REQUEST, rejection } from '../../sms/sms-service.js';
 
 const server = useMswServer();
 

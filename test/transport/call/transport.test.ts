@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRedactor, redactError } from '../../src/secrets/redact.js';
-import { DEFAULT_RETRY, resolveRetry, retryDelay } from '../../src/transport/call/retry-options.js';
-import { classifyNetworkFailure } from '../../src/transport/http/network-failure.js';
-import { parseRetryAfter } from '../../src/transport/http/retry-after.js';
-import { VERSION } from '../../src/version.js';
+import { createRedactor, redactError } from '../../../src/secrets/redact.js';
+import { DEFAULT_RETRY, resolveRetry, retryDelay } from '../../../src/transport/call/retry-options.js';
+import { classifyNetworkFailure } from '../../../src/transport/http/network-failure.js';
+import { parseRetryAfter } from '../../../src/transport/http/retry-after.js';
+import { VERSION } from '../../../src/version.js';
 
 describe('retryDelay', () => {
   it('grows exponentially with equal jitter, capped at maxDelayMs', () => {
@@ -122,7 +122,7 @@ describe('redaction', () => {
 
 describe('version', () => {
   it('matches package.json', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(VERSION).toBe(pkg.version);
   });
 });

@@ -3,7 +3,7 @@ import { positiveMs } from '../../config/numbers.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { ScanResult } from '../scan-result.js';
 import { digestAliases } from './digest-aliases.js';
-import type { SharedCacheOptions } from './shared-store.js';
+import type { SharedCacheOptions } from './bounded-store.js';
 
 /**
  * Result cache settings. Only trustworthy answers (`malicious`,

@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { CircuitBreaker } from '../../src/transport/resilience/circuit-breaker.js';
+import { ConfigurationError } from '../../../src/errors/configuration-error.js';
+import { CircuitBreaker } from '../../../src/transport/resilience/circuit-breaker.js';
 import {
   DEFAULT_MAX_PAUSE_MS,
   INITIAL_RETRY_TOKENS,
   RETRY_COST,
   TIMEOUT_RETRY_COST,
-} from '../../src/transport/resilience/constants.js';
-import { RateGate } from '../../src/transport/resilience/rate-gate.js';
-import { Resilience } from '../../src/transport/resilience/resilience.js';
-import { resolveResilience } from '../../src/transport/resilience/resilience-options.js';
-import { RetryBudget } from '../../src/transport/resilience/retry-budget.js';
+} from '../../../src/transport/resilience/constants.js';
+import { RateGate } from '../../../src/transport/resilience/rate-gate.js';
+import { Resilience } from '../../../src/transport/resilience/resilience.js';
+import { resolveResilience } from '../../../src/transport/resilience/resilience-options.js';
+import { RetryBudget } from '../../../src/transport/resilience/retry-budget.js';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,12 +1,12 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { HashScanError } from '../../src/errors/hash-scan-error.js';
-import { SmsError } from '../../src/errors/sms-error.js';
-import { SmsClient, type SmsCredentials } from '../../src/sms/index.js';
-import { json, MD5, makeClient, NOT_DETECTED, SHA1, SHA256, serveLookup } from '../helpers/hash-lookup.js';
-import { useMswServer } from '../helpers/msw.js';
-import { makeClient as makeSms, REQUEST, BASE_URL as SMS_URL } from '../sms/sms-service.js';
+import { ConfigurationError } from '../../../src/errors/configuration-error.js';
+import { HashScanError } from '../../../src/errors/hashscan-error.js';
+import { SmsError } from '../../../src/errors/sms-error.js';
+import { SmsClient, type SmsCredentials } from '../../../src/sms/index.js';
+import { json, MD5, makeClient, NOT_DETECTED, SHA1, SHA256, serveLookup } from '../../helpers/hash-lookup.js';
+import { useMswServer } from '../../helpers/msw.js';
+import { makeClient as makeSms, REQUEST, BASE_URL as SMS_URL } from '../../sms/sms-service.js';
 
 // totalTimeoutMs: one budget for all attempts and back-off. Time is faked:
 // the service stalls forever and the clock is moved by hand.

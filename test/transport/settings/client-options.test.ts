@@ -1,9 +1,9 @@
 import { inspect } from 'node:util';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
-import { objectFirstLogger } from '../../src/observe/logger.js';
-import { SmsClient } from '../../src/sms/sms-client.js';
+import { HashScanClient } from '../../../src/hashscan/hashscan-client.js';
+import { objectFirstLogger } from '../../../src/observe/logger.js';
+import { SmsClient } from '../../../src/sms/sms-client.js';
 
 const API_KEY = 'SECRET-api-key/+&=42';
 const ACCESS_KEY_ID = 'LTAIsecretkeyid0042';

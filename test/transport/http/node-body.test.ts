@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import type { IncomingResponse } from '../../src/transport/call/exchange.js';
-import { ResponseTooLargeError, readNodeBody } from '../../src/transport/http/body-limit.js';
-import { promptly } from '../../src/transport/http/prompt-abort.js';
+import type { IncomingResponse } from '../../../src/transport/call/exchange.js';
+import { ResponseTooLargeError, readNodeBody } from '../../../src/transport/http/body-limit.js';
+import { promptly } from '../../../src/transport/http/prompt-abort.js';
 
 // readNodeBody reads undici's body through its events (the dispatcher path);
 // the loopback tests in body-limit.test.ts cover it on real sockets.
