@@ -12,8 +12,8 @@ export { SigningError } from './errors/signing-error.js';
 export type { HashAlgorithm } from './hashing/hash-algorithm.js';
 export * from './hashing/index.js';
 export type { ApiKeyProvider, ExpiringApiKey } from './hashscan/api-key.js';
-export type { ScanCacheOptions } from './hashscan/cache/scan-cache.js';
 export type { SharedCacheOptions, SharedStore } from './hashscan/cache/bounded-store.js';
+export type { ScanCacheOptions } from './hashscan/cache/scan-cache.js';
 export type { CacheStats } from './hashscan/cache/verdict-cache.js';
 export { type Decision, type DecisionPolicy, decide } from './hashscan/decide.js';
 export {

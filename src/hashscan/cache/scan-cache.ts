@@ -2,8 +2,8 @@ import { LRUCache } from 'lru-cache';
 import { positiveMs } from '../../config/numbers.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { ScanResult } from '../scan-result.js';
-import { digestAliases } from './digest-aliases.js';
 import type { SharedCacheOptions } from './bounded-store.js';
+import { digestAliases } from './digest-aliases.js';
 
 /**
  * Result cache settings. Only trustworthy answers (`malicious`,

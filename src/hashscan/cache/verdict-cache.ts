@@ -5,10 +5,10 @@ import type { NormalizedHash } from '../../hashing/hash-algorithm.js';
 import type { Observers } from '../../observe/observers.js';
 import type { InterpretContext } from '../interpret-response.js';
 import type { ScanResult } from '../scan-result.js';
+import { BoundedStore, DEFAULT_STORE_TIMEOUT_MS } from './bounded-store.js';
 import { digestAliases } from './digest-aliases.js';
 import { ScanCache, type ScanCacheOptions } from './scan-cache.js';
 import { cacheSecret, openEntry, sealEntry } from './sealed-entry.js';
-import { BoundedStore, DEFAULT_STORE_TIMEOUT_MS } from './bounded-store.js';
 
 /**
  * Cache counters of `HashScanClient.stats()`.
