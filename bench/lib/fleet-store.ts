@@ -146,6 +146,7 @@ export async function storeScenarios(sdk: Sdk, settings: StoreSettings): Promise
       });
       await lookUp(client, hashes(16, `a${index}`), settings.concurrency);
       await redis.stop();
+      await until(() => !kv.ready(), 15_000); // the client has noticed: commands go to its offline path
       const during = hashes(settings.lookups, `b${index}`);
       await lookUp(client, during, settings.concurrency);
       const afterBench = benchedAt < 0 ? kv.calls() : kv.calls() - benchedAt;

@@ -1,8 +1,9 @@
 import { SmsError } from '../errors/sms-error.js';
-import type { CredentialSource } from '../transport/credentials.js';
-import type { Exchange } from '../transport/exchange.js';
-import type { Redactor } from '../transport/redact.js';
-import type { SecretSet } from '../transport/secret-set.js';
+import type { SendOperation } from '../observe/events.js';
+import type { CredentialSource } from '../secrets/credentials.js';
+import type { Redactor } from '../secrets/redact.js';
+import type { SecretSet } from '../secrets/secret-set.js';
+import type { Exchange } from '../transport/call/exchange.js';
 import type { ClockOffset } from './clock-offset.js';
 import { interpretSendResponse } from './interpret-response.js';
 import { type SignedRequest, type SigningContext, type SmsMethod, signedSendRequest } from './outgoing-request.js';
@@ -23,6 +24,16 @@ const RESIGN_ONCE: ReadonlySet<string> = new Set([
   'SignatureNonceUsed',
 ]);
 const CLOCK_CODES: ReadonlySet<string> = new Set(['InvalidTimeStamp.Expired', 'InvalidTimeStamp.Format']);
+/**
+ * Codes by which the service refuses the keys themselves (with
+ * `InvalidSecurityToken.*`): a provider's keys may have been rotated, so it
+ * is asked again, and the send is made once more if they changed.
+ */
+const KEY_REFUSALS: ReadonlySet<string> = new Set([
+  'SignatureDoesNotMatch',
+  'InvalidAccessKeyId.NotFound',
+  'InvalidAccessKeyId.Inactive',
+]);
 
 /** What a client lends each send. */
 export interface SendDeps {
@@ -35,27 +46,44 @@ export interface SendDeps {
   readonly onClockCorrected: (offsetMs: number) => void;
 }
 
-/** One send's state, shared by its (at most two) rounds through the transport. */
+/** One send's state across its attempts (the re-signed round included). */
 export interface SendState {
   /** Every signature this send produced: hidden from its errors even if the service echoes one. */
   readonly signatures: SecretSet;
   /** Whether an attempt may have reached the service. */
   mayHaveSent: boolean;
-  /** Attempts made by earlier rounds, so numbering runs on across them. */
-  attemptsBefore: number;
   /** Attempts started so far. */
   attempts: number;
-  /** The attempt in flight. */
-  last: { readonly method: SmsMethod; readonly signed: SignedRequest } | undefined;
+  /** The attempt in flight, and the keys that signed it. */
+  last: { readonly method: SmsMethod; readonly signed: SignedRequest; readonly keys: SigningKeys } | undefined;
+  /** Extra rounds taken: a re-signed one and one with refreshed keys, at most one of each. */
+  resigned: boolean;
+  refreshed: boolean;
 }
 
 export function newSendState(): SendState {
-  return { signatures: signatureSet(), mayHaveSent: false, attemptsBefore: 0, attempts: 0, last: undefined };
+  return {
+    signatures: signatureSet(),
+    mayHaveSent: false,
+    attempts: 0,
+    last: undefined,
+    resigned: false,
+    refreshed: false,
+  };
 }
 
-/** Whether a failed round is re-signed and made once more (the service refused it: nothing was sent). */
-export function resignsOnce(error: unknown): error is SmsError {
+/** Whether a failed attempt is re-signed and made once more (the service refused it: nothing was sent). */
+function resignsOnce(error: unknown): error is SmsError {
   return error instanceof SmsError && error.outcome === 'rejected' && RESIGN_ONCE.has(error.code);
+}
+
+/** Whether the service refused the keys (a rotation may have happened): nothing was sent. */
+function refusesKeys(error: unknown): error is SmsError {
+  return (
+    error instanceof SmsError &&
+    error.outcome === 'rejected' &&
+    (KEY_REFUSALS.has(error.code) || error.code.startsWith('InvalidSecurityToken.'))
+  );
 }
 
 /** The credential provider failed: nothing of this attempt was sent. */
@@ -69,14 +97,24 @@ function credentialsError(error: unknown, state: SendState): SmsError {
   });
 }
 
-/** One round of a send through the transport: each attempt signed afresh with the current keys and clock. */
-export function sendExchange(
-  deps: SendDeps,
-  method: SmsMethod,
-  params: SendSmsParams,
-  state: SendState,
-  signal: AbortSignal | undefined,
-): Exchange<SendSmsResult> {
+/** What one send adds to the client's {@link SendDeps}. */
+export interface SendCall {
+  readonly method: SmsMethod;
+  readonly params: SendSmsParams;
+  readonly state: SendState;
+  readonly signal: AbortSignal | undefined;
+  /** This send's budget, the client's `totalTimeoutMs` when not overridden. */
+  readonly totalTimeoutMs: number | undefined;
+  readonly op: SendOperation | undefined;
+}
+
+/**
+ * One send as the transport drives it: each attempt signed afresh with the
+ * current keys and clock; a refused timestamp or nonce earns one re-signed
+ * round (the `extraRound` seam), in the transport's own loop.
+ */
+export function sendExchange(deps: SendDeps, call: SendCall): Exchange<SendSmsResult> {
+  const { method, params, state, signal } = call;
   const redact = withSignatures(deps.redact, state.signatures);
   const track = <E>(error: E): E => {
     if (error instanceof SmsError && error.outcome === 'unknown') state.mayHaveSent = true;
@@ -85,7 +123,7 @@ export function sendExchange(
   const sign = (keys: SigningKeys) => {
     const signed = signedSendRequest(method, params, deps.signing, keys, deps.clock.now());
     state.signatures.add(signed.signature);
-    state.last = { method, signed };
+    state.last = { method, signed, keys };
     return signed.request;
   };
   const observeClock = (date: string | null, refused: boolean): void => {
@@ -94,7 +132,7 @@ export function sendExchange(
 
   return {
     build: (attempt) => {
-      state.attempts = state.attemptsBefore + attempt;
+      state.attempts = attempt;
       const keys = deps.credentials.current();
       if (!(keys instanceof Promise)) return sign(keys);
       return keys.then(sign, (error: unknown) => {
@@ -106,27 +144,43 @@ export function sendExchange(
       observeClock(date, false);
       const last = state.last;
       try {
-        return interpretSendResponse(
-          { ...response, attempt: state.attemptsBefore + response.attempt },
-          {
-            redact,
-            mayHaveSent: state.mayHaveSent,
-            stringToSign: last && (() => explainMismatch(last.method, last.signed.params, redact)),
-          },
-        );
+        return interpretSendResponse(response, {
+          redact,
+          mayHaveSent: state.mayHaveSent,
+          stringToSign: last && (() => explainMismatch(last.method, last.signed.params, redact)),
+        });
       } catch (error) {
         if (error instanceof SmsError && error.outcome === 'rejected') {
           if (CLOCK_CODES.has(error.code)) observeClock(date, true);
-          // Keys the service refused are fetched again on the next send (a rotation may have happened).
-          else if (error.category === 'auth' && !RESIGN_ONCE.has(error.code)) deps.credentials.invalidate();
+          // Other refusals of the keys are fetched again on the next send (the rotated ones, at once: see extraRound).
+          else if (error.category === 'auth' && !RESIGN_ONCE.has(error.code) && !refusesKeys(error)) {
+            deps.credentials.invalidate();
+          }
         }
         throw track(error);
       }
     },
-    fail: (failure) =>
-      track(sendFailureError({ ...failure, attempts: state.attemptsBefore + failure.attempts }, state.mayHaveSent)),
+    fail: (failure) => track(sendFailureError(failure, state.mayHaveSent)),
     isRetryable: (error) => isRetryableSend(error, deps.retryUnknownOutcome),
+    extraRound: (error) => {
+      // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
+      if (resignsOnce(error)) {
+        if (state.resigned) return undefined;
+        state.resigned = true;
+        return 'resign';
+      }
+      // Refused keys: a provider is asked again (one call for every send refused meanwhile), and the
+      // send made once more if they changed; nothing was sent. Fixed keys are never asked again.
+      const used = state.last?.keys;
+      if (state.refreshed || used === undefined || !refusesKeys(error)) return undefined;
+      const changed = deps.credentials.refresh(used);
+      if (changed === false) return undefined;
+      state.refreshed = true;
+      return changed.then((yes) => (yes ? 'refresh' : undefined));
+    },
     signal,
+    totalTimeoutMs: call.totalTimeoutMs,
+    op: call.op,
     operation: 'send',
   };
 }

@@ -3,8 +3,8 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
+import type { Logger } from '../../src/observe/logger.js';
 import { SmsClient, type SmsCredentials, verifySignature } from '../../src/sms/index.js';
-import type { Logger } from '../../src/transport/logger.js';
 import { useMswServer } from '../helpers/msw.js';
 import { BASE_URL, REQUEST, readRequest } from './sms-service.js';
 
@@ -90,8 +90,8 @@ describe('a rotating SMS provider', () => {
     expect(JSON.parse(JSON.stringify(sms))).toMatchObject({ accessKeyId: '(provider)' });
 
     await sms.send(REQUEST);
-    // Refused: the keys are dropped, the next send signs with the second generation.
-    await sms.send(REQUEST).catch(keep);
+    // Refused: the provider is asked again at once, and the same send goes out signed with the second generation.
+    await expect(sms.send(REQUEST).catch(keep)).resolves.toMatchObject({ code: 'OK', attempts: 2 });
     await sms.send(REQUEST);
     vi.setSystemTime(NOW + 120_000);
     await sms.send(REQUEST);
@@ -100,6 +100,7 @@ describe('a rotating SMS provider', () => {
     expect(seen.map((p) => [p.AccessKeyId, p.SecurityToken])).toEqual([
       ['LTAI-ROTATING-ID-ONE', 'STS-TOKEN-ONE-zzz'],
       ['LTAI-ROTATING-ID-ONE', 'STS-TOKEN-ONE-zzz'],
+      ['LTAI-ROTATING-ID-TWO', 'STS-TOKEN-TWO-yyy'],
       ['LTAI-ROTATING-ID-TWO', 'STS-TOKEN-TWO-yyy'],
       ['LTAI-ROTATING-ID-3RD', undefined],
     ]);

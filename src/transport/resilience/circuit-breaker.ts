@@ -1,4 +1,4 @@
-import { OutcomeWindow } from './outcome-window.js';
+import { OutcomeWindow } from '../../util/outcome-window.js';
 
 /*
  * One circuit breaker (one operation on one host). Reads the outcome of

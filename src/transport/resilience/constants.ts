@@ -18,10 +18,8 @@ export const DEFAULT_FAILURE_RATIO = 0.5;
 export const DEFAULT_MINIMUM_CALLS = 20;
 /** Length of the breaker's sliding window (Polly's default sampling duration). */
 export const DEFAULT_WINDOW_MS = 30_000;
-/** Distinct calls failing one after another, no success among them, that open the circuit at once. */
+/** Distinct calls, all started after the latest success started, whose failure opens the circuit at once. */
 export const DEFAULT_FAILURE_THRESHOLD = 10;
-/** How long an open circuit refuses calls before it lets probes through, per client. */
-export const DEFAULT_COOLDOWN_MS = { hashscan: 30_000, sms: 10_000 } as const;
 /** The open time doubles after each failed half-open, up to this many times the first. */
 export const MAX_COOLDOWN_FACTOR = 4;
 /** Calls let through at once in half-open; a majority of them decides. */

@@ -1,3 +1,4 @@
+import { wholeNumber } from '../../config/numbers.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { BreakerSettings } from './circuit-breaker.js';
 import {
@@ -113,14 +114,6 @@ export interface ResilienceOptions {
   readonly rateLimit?: RateLimitOptions | undefined;
 }
 
-function whole(value: unknown, option: string, fallback: number, min: number, max = 2_147_483_647): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new ConfigurationError(option, `must be a whole number from ${min} to ${max}`);
-  }
-  return value;
-}
-
 function objectOrUndefined<T>(value: T | false | undefined, option: string): T | false | undefined {
   if (value === undefined || value === false || (typeof value === 'object' && value !== null)) return value;
   throw new ConfigurationError(option, 'must be an object or false');
@@ -139,16 +132,19 @@ export function resolveResilience(options: ResilienceOptions, defaultCooldownMs:
     }
     limit = {
       requestsPerSecond,
-      burst: whole(rate.burst, 'rateLimit.burst', Math.ceil(requestsPerSecond), 1),
+      burst: wholeNumber(rate.burst, 'rateLimit.burst', Math.ceil(requestsPerSecond), { min: 1 }),
     };
   } else if (rate.burst !== undefined) {
     throw new ConfigurationError('rateLimit.burst', 'needs rateLimit.requestsPerSecond');
   }
   return {
-    budget: budget === false ? undefined : whole(budget?.capacity, 'retryBudget.capacity', INITIAL_RETRY_TOKENS, 0),
+    budget:
+      budget === false
+        ? undefined
+        : wholeNumber(budget?.capacity, 'retryBudget.capacity', INITIAL_RETRY_TOKENS, { min: 0 }),
     breaker: breaker === false ? undefined : resolveBreaker(breaker ?? {}, defaultCooldownMs),
     rate: limit,
-    maxPauseMs: whole(rate.maxPauseMs, 'rateLimit.maxPauseMs', DEFAULT_MAX_PAUSE_MS, 0),
+    maxPauseMs: wholeNumber(rate.maxPauseMs, 'rateLimit.maxPauseMs', DEFAULT_MAX_PAUSE_MS, { min: 0 }),
   };
 }
 
@@ -157,20 +153,28 @@ function resolveBreaker(options: CircuitBreakerOptions, defaultCooldownMs: numbe
   if (typeof ratio !== 'number' || !(ratio > 0 && ratio <= 1)) {
     throw new ConfigurationError('circuitBreaker.failureRatio', 'must be a number above 0 and at most 1');
   }
-  const cooldownMs = whole(options.cooldownMs, 'circuitBreaker.cooldownMs', defaultCooldownMs, 1);
-  const maxCooldownMs = whole(
+  const cooldownMs = wholeNumber(options.cooldownMs, 'circuitBreaker.cooldownMs', defaultCooldownMs, { min: 1 });
+  const maxCooldownMs = wholeNumber(
     options.maxCooldownMs,
     'circuitBreaker.maxCooldownMs',
     Math.min(2_147_483_647, cooldownMs * MAX_COOLDOWN_FACTOR),
-    cooldownMs,
+    { min: cooldownMs },
   );
   return {
     failureRatio: ratio,
-    minimumCalls: whole(options.minimumCalls, 'circuitBreaker.minimumCalls', DEFAULT_MINIMUM_CALLS, 1),
-    windowMs: whole(options.windowMs, 'circuitBreaker.windowMs', DEFAULT_WINDOW_MS, 1),
-    failureThreshold: whole(options.failureThreshold, 'circuitBreaker.failureThreshold', DEFAULT_FAILURE_THRESHOLD, 1),
+    minimumCalls: wholeNumber(options.minimumCalls, 'circuitBreaker.minimumCalls', DEFAULT_MINIMUM_CALLS, { min: 1 }),
+    windowMs: wholeNumber(options.windowMs, 'circuitBreaker.windowMs', DEFAULT_WINDOW_MS, { min: 1 }),
+    failureThreshold: wholeNumber(
+      options.failureThreshold,
+      'circuitBreaker.failureThreshold',
+      DEFAULT_FAILURE_THRESHOLD,
+      { min: 1 },
+    ),
     cooldownMs,
     maxCooldownMs,
-    halfOpenProbes: whole(options.halfOpenProbes, 'circuitBreaker.halfOpenProbes', DEFAULT_HALF_OPEN_PROBES, 1, 1000),
+    halfOpenProbes: wholeNumber(options.halfOpenProbes, 'circuitBreaker.halfOpenProbes', DEFAULT_HALF_OPEN_PROBES, {
+      min: 1,
+      max: 1000,
+    }),
   };
 }

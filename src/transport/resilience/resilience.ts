@@ -1,5 +1,5 @@
 import type { AbortLike } from '../../util/abort-like.js';
-import { parseRetryAfter } from '../retry-after.js';
+import { parseRetryAfter } from '../http/retry-after.js';
 import { type Admission, CircuitBreaker, type CircuitState, type Transition } from './circuit-breaker.js';
 import { RateGate } from './rate-gate.js';
 import type { ResolvedResilience } from './resilience-options.js';
@@ -67,8 +67,8 @@ export type BreakerListener = (key: string, transition: Transition) => void;
 
 /**
  * The retry budget, circuit breakers and rate gate of one client, seen from
- * the transport's retry loop: a gate before each call, the outcome of each
- * attempt and of each call, a say in each retry. p-retry still decides and
+ * the transport's loop: a gate before each call, the outcome of each attempt
+ * and of each call, a say in each retry. The transport's loop decides and
  * schedules retries.
  */
 export class Resilience {
