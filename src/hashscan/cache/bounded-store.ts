@@ -35,9 +35,10 @@ export interface SharedCacheOptions {
   /**
    * Longest wait for one store call, in ms. A store that is slower, down or
    * throws is skipped (the lookup goes on to the service); after three
-   * failures within a second (however many calls overlap) it is left alone
-   * for a second, then one call probes it; each failed probe doubles the
-   * wait, up to five seconds. Skipped calls are not queued.
+   * failures within a second (however many calls overlap), if they are half
+   * or more of the store calls of that second, it is left alone for a
+   * second, then one call probes it; each failed probe doubles the wait, up
+   * to five seconds. Skipped calls are not queued.
    * @defaultValue 50
    */
   readonly storeTimeoutMs?: number | undefined;

@@ -311,6 +311,20 @@ describe('BoundedStore back-off', () => {
     await expect(bounded.get('k')).resolves.toBe('value');
   });
 
+  it('a busy store that fails a few calls among many answers is not benched', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const { BoundedStore } = await import('../../../src/hashscan/cache/bounded-store.js');
+    const mode = { down: false };
+    const { store } = faultyStore(mode);
+    const bounded = new BoundedStore(store, { timeoutMs: 20, observers: NO_OBSERVERS, name: 'hashscan' });
+    await Promise.all(Array.from({ length: 10 }, () => bounded.get('k')));
+    mode.down = true;
+    await Promise.all(Array.from({ length: 9 }, () => bounded.get('k')));
+    expect(bounded.counters).toMatchObject({ errors: 9, skipped: 0, backoffs: 0 }); // 9 of 19
+    await bounded.get('k');
+    expect(bounded.counters).toMatchObject({ errors: 10, backoffs: 1 }); // 10 of 20: half
+  });
+
   it('a few failures spread over more than a second do not bench it', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const { BoundedStore } = await import('../../../src/hashscan/cache/bounded-store.js');
