@@ -12,6 +12,7 @@
  *
  * @packageDocumentation
  */
+export { TruncatedStreamError } from '../errors/truncated-stream-error.js';
 export type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
 export type { Digests } from './digests.js';
 export { hashBytes } from './hash-bytes.js';
