@@ -10,7 +10,7 @@ import { HashScanSmsError } from './hashscan-sms-error.js';
  */
 export class ConfigurationError extends HashScanSmsError {
   static {
-    brandErrorClass(this, 'ConfigurationError');
+    brandErrorClass(ConfigurationError, 'ConfigurationError');
   }
 
   readonly code = 'CONFIGURATION' as const;

@@ -67,7 +67,7 @@ export interface HashScanErrorInit extends HashScanSmsErrorInit {
  */
 export class HashScanError extends HashScanSmsError {
   static {
-    brandErrorClass(this, 'HashScanError');
+    brandErrorClass(HashScanError, 'HashScanError');
   }
 
   /** Why there is no trustworthy answer; see {@link HashScanErrorCode}. */

@@ -35,7 +35,7 @@ export interface HashScanSmsErrorInit {
  */
 export abstract class HashScanSmsError extends Error {
   static {
-    brandErrorClass(this, 'HashScanSmsError');
+    brandErrorClass(HashScanSmsError, 'HashScanSmsError');
   }
 
   /**
@@ -43,6 +43,7 @@ export abstract class HashScanSmsError extends Error {
    * package loaded in the process: its ESM and CommonJS builds, or two installed versions.
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of `instanceof`, a subclass included.
     return isBranded(this, value);
   }
 

@@ -8,7 +8,7 @@ import { HashScanSmsError } from './hashscan-sms-error.js';
  */
 export class SigningError extends HashScanSmsError {
   static {
-    brandErrorClass(this, 'SigningError');
+    brandErrorClass(SigningError, 'SigningError');
   }
 
   readonly code = 'INVALID_SIGNING_INPUT' as const;

@@ -103,7 +103,7 @@ export interface SmsErrorInit extends HashScanSmsErrorInit {
  */
 export class SmsError extends HashScanSmsError {
   static {
-    brandErrorClass(this, 'SmsError');
+    brandErrorClass(SmsError, 'SmsError');
   }
 
   /** Why the send did not succeed; see {@link SmsErrorCode}. */

@@ -19,7 +19,7 @@ import { HashScanSmsError } from './hashscan-sms-error.js';
  */
 export class TruncatedStreamError extends HashScanSmsError {
   static {
-    brandErrorClass(this, 'TruncatedStreamError');
+    brandErrorClass(TruncatedStreamError, 'TruncatedStreamError');
   }
 
   readonly code = 'TRUNCATED_STREAM' as const;
