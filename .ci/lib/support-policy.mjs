@@ -42,14 +42,13 @@ const format = (version) => version.join('.');
 
 /** The README section stating the policy, generated from it (the README must hold it verbatim). */
 export function renderReadmeSection(policy) {
-  const lines = [
-    README_START,
-    '| Node.js | Node.js end of life | supported by hashscan-sms |',
-    '|---|---|---|',
-  ];
+  const lines = [README_START, '| Node.js | Node.js end of life | supported by hashscan-sms |', '|---|---|---|'];
   for (const line of policy.node) {
-    const name = line.major === parseVersion(policy.minimumNode)[0] ? `${line.major} (>= ${policy.minimumNode})` : `${line.major}`;
-    const until = line.endOfSupport ? `until ${line.endOfSupport}: ${line.note}` : `${line.note}, at least until its end of life`;
+    const name =
+      line.major === parseVersion(policy.minimumNode)[0] ? `${line.major} (>= ${policy.minimumNode})` : `${line.major}`;
+    const until = line.endOfSupport
+      ? `until ${line.endOfSupport}: ${line.note}`
+      : `${line.note}, at least until its end of life`;
     lines.push(`| ${name} | ${line.nodeEndOfLife} | ${until} |`);
   }
   lines.push('', 'Held back while Node 20 is supported:', '');
@@ -78,20 +77,26 @@ export function checkSupportPolicy({ policy, manifest, runScript, readme, baseNo
   if (!engines) {
     problems.push(`package.json engines.node "${manifest.engines?.node}" must be a plain ">=X.Y.Z" range`);
   } else if (compareVersions(engines, minimum) !== 0) {
-    problems.push(`package.json engines.node admits Node >= ${format(engines)}, the policy's minimum is ${policy.minimumNode}`);
+    problems.push(
+      `package.json engines.node admits Node >= ${format(engines)}, the policy's minimum is ${policy.minimumNode}`,
+    );
   }
   if (minimum[0] !== lowest) {
-    problems.push(`support-policy.json: minimumNode ${policy.minimumNode} is not on the lowest supported line (${lowest})`);
+    problems.push(
+      `support-policy.json: minimumNode ${policy.minimumNode} is not on the lowest supported line (${lowest})`,
+    );
   }
 
   const matrix = defaultMatrix(runScript);
   if (!matrix) {
-    problems.push('.ci/run: no `${CI_NODE_MATRIX-…}` default found');
+    problems.push('.ci/run: no default for CI_NODE_MATRIX (the `CI_NODE_MATRIX-22 24 26` form) found');
   } else {
     const tested = new Set([baseNodeMajor, ...matrix]);
     for (const major of majors) {
       if (!tested.has(major)) {
-        problems.push(`Node ${major} is supported but not tested: CI runs on Node ${baseNodeMajor} plus CI_NODE_MATRIX "${matrix.join(' ')}"`);
+        problems.push(
+          `Node ${major} is supported but not tested: CI runs on Node ${baseNodeMajor} plus CI_NODE_MATRIX "${matrix.join(' ')}"`,
+        );
       }
     }
     for (const major of tested) {
@@ -120,7 +125,8 @@ export function checkSupportPolicy({ policy, manifest, runScript, readme, baseNo
       continue;
     }
     const kind = manifest.dependencies?.[held.name] !== undefined ? 'dependency' : 'devDependency';
-    if (kind !== held.kind) problems.push(`heldBack ${held.name}: package.json has it as a ${kind}, the policy as a ${held.kind}`);
+    if (kind !== held.kind)
+      problems.push(`heldBack ${held.name}: package.json has it as a ${kind}, the policy as a ${held.kind}`);
     if (rangeMajor(range) !== held.held) {
       problems.push(`heldBack ${held.name}: the policy holds it at ${held.held}, package.json asks for "${range}"`);
     }
@@ -133,7 +139,9 @@ export function checkSupportPolicy({ policy, manifest, runScript, readme, baseNo
 
   const section = renderReadmeSection(policy);
   if (!readme.includes(section)) {
-    problems.push('README.md does not hold the policy table as support-policy.json states it: run `node .ci/lib/support-policy.mjs --write`');
+    problems.push(
+      'README.md does not hold the policy table as support-policy.json states it: run `node .ci/lib/support-policy.mjs --write`',
+    );
   }
   return problems;
 }
@@ -167,6 +175,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.error(`support policy, engines and CI matrix disagree:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     process.exit(1);
   }
-  const lines = policy.node.map((line) => (line.endOfSupport ? `${line.major} (until ${line.endOfSupport})` : `${line.major}`));
-  console.log(`support policy: Node ${lines.join(', ')}; engines >=${policy.minimumNode}; CI matrix agrees; README agrees`);
+  const lines = policy.node.map((line) =>
+    line.endOfSupport ? `${line.major} (until ${line.endOfSupport})` : `${line.major}`,
+  );
+  console.log(
+    `support policy: Node ${lines.join(', ')}; engines >=${policy.minimumNode}; CI matrix agrees; README agrees`,
+  );
 }

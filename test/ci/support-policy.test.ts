@@ -41,11 +41,14 @@ describe('support policy check (.ci/lib/support-policy.mjs)', () => {
   it('reads engines, the matrix default and range majors', () => {
     expect(enginesMinimum('>=20.19')).toEqual([20, 19, 0]);
     expect(enginesMinimum('^20 || >=22')).toBeUndefined();
-    expect(defaultMatrix('NODE_MATRIX=(${CI_NODE_MATRIX-22 24 26})')).toEqual([22, 24, 26]);
+    expect(defaultMatrix(`NODE_MATRIX=(\${CI_NODE_MATRIX-22 24 26})`)).toEqual([22, 24, 26]);
     expect(defaultMatrix('NODE_MATRIX=(22 24)')).toBeUndefined();
-    expect([rangeMajor('~1.14.2'), rangeMajor('^7.1.1'), rangeMajor('npm:undici@^8.12.4'), rangeMajor('5.1.6')]).toEqual([
-      1, 7, 8, 5,
-    ]);
+    expect([
+      rangeMajor('~1.14.2'),
+      rangeMajor('^7.1.1'),
+      rangeMajor('npm:undici@^8.12.4'),
+      rangeMajor('5.1.6'),
+    ]).toEqual([1, 7, 8, 5]);
   });
 
   it('fails when engines admit another minimum than the policy', () => {
@@ -54,7 +57,9 @@ describe('support policy check (.ci/lib/support-policy.mjs)', () => {
         inputs.manifest.engines = { node: '>=22' };
       }),
     );
-    expect(problems).toEqual([expect.stringMatching(/engines\.node admits Node >= 22\.0\.0, the policy's minimum is 20\.19\.0/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/engines\.node admits Node >= 22\.0\.0, the policy's minimum is 20\.19\.0/),
+    ]);
   });
 
   it('fails when a supported Node is not in the CI matrix, or the matrix tests an unsupported one', () => {
@@ -71,15 +76,27 @@ describe('support policy check (.ci/lib/support-policy.mjs)', () => {
     );
     expect(extra).toEqual([expect.stringMatching(/CI tests Node 18, which the policy does not support/)]);
     // CI on a machine whose own Node is 22 would leave Node 20 untested.
-    expect(checkSupportPolicy(changed((inputs) => void (inputs.baseNodeMajor = 22)))).toEqual([
-      expect.stringMatching(/Node 20 is supported but not tested/),
-    ]);
+    expect(
+      checkSupportPolicy(
+        changed((inputs) => {
+          inputs.baseNodeMajor = 22;
+        }),
+      ),
+    ).toEqual([expect.stringMatching(/Node 20 is supported but not tested/)]);
   });
 
   it('fails once a line is past its announced end of support, until it is dropped everywhere', () => {
-    const late = changed((inputs) => void (inputs.today = '2027-02-01'));
+    const late = changed((inputs) => {
+      inputs.today = '2027-02-01';
+    });
     expect(checkSupportPolicy(late)).toEqual([expect.stringMatching(/Node 20: support ended on 2027-01-31: drop it/)]);
-    expect(checkSupportPolicy(changed((inputs) => void (inputs.today = '2027-01-31')))).toEqual([]);
+    expect(
+      checkSupportPolicy(
+        changed((inputs) => {
+          inputs.today = '2027-01-31';
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('fails when a held-back major runs on every supported Node, or package.json moved without the policy', () => {
@@ -92,7 +109,9 @@ describe('support policy check (.ci/lib/support-policy.mjs)', () => {
       inputs.readme = writeReadmeSection(inputs.readme, inputs.policy);
     });
     const problems = checkSupportPolicy(dropped20);
-    expect(problems).toContainEqual(expect.stringMatching(/heldBack ky: ky 2 needs Node >= 22\.0\.0, which every supported Node has: move to it/));
+    expect(problems).toContainEqual(
+      expect.stringMatching(/heldBack ky: ky 2 needs Node >= 22\.0\.0, which every supported Node has: move to it/),
+    );
     expect(problems).toContainEqual(expect.stringMatching(/heldBack msw: .*move to it/));
     expect(problems).not.toContainEqual(expect.stringMatching(/heldBack keyv/)); // keyv 6 still needs 22.19
 
@@ -101,7 +120,9 @@ describe('support policy check (.ci/lib/support-policy.mjs)', () => {
         inputs.manifest.dependencies = { ...inputs.manifest.dependencies, ky: '^2.1.0' };
       }),
     );
-    expect(moved).toEqual([expect.stringMatching(/heldBack ky: the policy holds it at 1, package.json asks for "\^2\.1\.0"/)]);
+    expect(moved).toEqual([
+      expect.stringMatching(/heldBack ky: the policy holds it at 1, package.json asks for "\^2\.1\.0"/),
+    ]);
   });
 
   it('fails when the README does not state the policy as the file does', () => {

@@ -25,12 +25,25 @@ async function main() {
     const scanner = new HashScanClient({ baseUrl: 'https://hashscan.test', apiKey: 'test-key', retry: false });
     assert.equal(decide(await scanner.scanOutcome(EICAR_RECORD.md5)), 'block');
     assert.equal(decide(await scanner.scanOutcome('a'.repeat(64))), 'allow');
-    const client = new SmsClient({ baseUrl: 'https://sms.test', ...SANDBOX_ACCOUNTS.member, method: 'GET', retry: false });
-    const sent = await client.send({ phoneNumbers: '13800138000', templateCode: 'SMS_100000001', templateParam: { code: '1234' } });
+    const client = new SmsClient({
+      baseUrl: 'https://sms.test',
+      ...SANDBOX_ACCOUNTS.member,
+      method: 'GET',
+      retry: false,
+    });
+    const sent = await client.send({
+      phoneNumbers: '13800138000',
+      templateCode: 'SMS_100000001',
+      templateParam: { code: '1234' },
+    });
     assert.equal(sent.code, 'OK');
     assert.equal(sms.messages.length, 1);
     await assert.rejects(
-      client.send({ phoneNumbers: SANDBOX_FAULT_PHONE_NUMBERS.recipient, templateCode: 'SMS_100000001', templateParam: { code: '1' } }),
+      client.send({
+        phoneNumbers: SANDBOX_FAULT_PHONE_NUMBERS.recipient,
+        templateCode: 'SMS_100000001',
+        templateParam: { code: '1' },
+      }),
       (error) => error instanceof SmsError && error.category === 'recipient',
     );
   } finally {

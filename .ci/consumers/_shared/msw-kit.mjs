@@ -38,11 +38,19 @@ try {
   assert.equal(fault.verdict === 'error' && fault.error.code, 'HTTP_STATUS');
 
   const client = new SmsClient({ baseUrl: 'https://sms.test', ...SANDBOX_ACCOUNTS.member, retry: false });
-  const sent = await client.send({ phoneNumbers: '13800138000', templateCode: 'SMS_100000001', templateParam: { code: '482913' } });
+  const sent = await client.send({
+    phoneNumbers: '13800138000',
+    templateCode: 'SMS_100000001',
+    templateParam: { code: '482913' },
+  });
   assert.equal(sent.code, 'OK');
   assert.equal(sms.messages[0]?.content, 'Your verification code is 482913. It expires in 5 minutes.');
   await assert.rejects(
-    client.send({ phoneNumbers: SANDBOX_FAULT_PHONE_NUMBERS.account, templateCode: 'SMS_100000001', templateParam: { code: '1' } }),
+    client.send({
+      phoneNumbers: SANDBOX_FAULT_PHONE_NUMBERS.account,
+      templateCode: 'SMS_100000001',
+      templateParam: { code: '1' },
+    }),
     (error) => error instanceof SmsError && error.category === 'account',
   );
   await assert.rejects(fetch('https://unhandled.test/'), 'an unhandled request must fail');

@@ -84,14 +84,19 @@ const fromCjs = await new cjs.HashScanClient(lookup).scan('not-a-hash').catch((e
 assert.ok(fromCjs instanceof HashScanError, 'a HashScanError of the CJS build must be instanceof the ESM class');
 assert.ok(fromCjs instanceof HashScanSmsError && fromCjs instanceof Error && !(fromCjs instanceof SmsError));
 const fromEsm = await new HashScanClient(lookup).scan('not-a-hash').catch((error) => error);
-assert.ok(fromEsm instanceof cjs.HashScanError && fromEsm instanceof cjs.HashScanSmsError && !(fromEsm instanceof cjs.SmsError));
+assert.ok(
+  fromEsm instanceof cjs.HashScanError && fromEsm instanceof cjs.HashScanSmsError && !(fromEsm instanceof cjs.SmsError),
+);
 const smsOptions = { baseUrl: 'https://sms.example.com', accessKeyId: 'id', accessKeySecret: 'secret' };
 const badSend = { phoneNumbers: '', templateCode: 'SMS_1', templateParam: {} };
 const smsFromCjs = await new cjs.SmsClient(smsOptions).send(badSend).catch((error) => error);
 assert.ok(smsFromCjs instanceof SmsError && !(smsFromCjs instanceof HashScanError));
 const smsFromEsm = await new SmsClient(smsOptions).send(badSend).catch((error) => error);
 assert.ok(smsFromEsm instanceof cjs.SmsError && smsFromEsm instanceof cjs.HashScanSmsError);
-assert.throws(() => new cjs.HashScanClient({ baseUrl: 'http://hashscan.example.com', apiKey: 'k' }), ConfigurationError);
+assert.throws(
+  () => new cjs.HashScanClient({ baseUrl: 'http://hashscan.example.com', apiKey: 'k' }),
+  ConfigurationError,
+);
 const cut = Object.assign(Readable.from([Buffer.from('abc')]), { truncated: true });
 const truncated = await hashStream(cut).catch((error) => error);
 assert.ok(truncated instanceof TruncatedStreamError && truncated instanceof cjs.TruncatedStreamError);
