@@ -51,7 +51,7 @@ export function renderReadmeSection(policy) {
       : `${line.note}, at least until its end of life`;
     lines.push(`| ${name} | ${line.nodeEndOfLife} | ${until} |`);
   }
-  lines.push('', 'Held back while Node 20 is supported:', '');
+  lines.push('', `Held back while Node ${parseVersion(policy.minimumNode)[0]} is supported:`, '');
   for (const held of policy.heldBack) {
     lines.push(
       `- \`${held.name}\` ${held.held} (${held.kind}; ${held.name} ${held.current} is current and needs Node >= ${held.currentNeedsNode}): ${held.reason}.`,
