@@ -25,7 +25,7 @@ import {
  */
 export interface RetryBudgetOptions {
   /** Tokens in a full budget (100 retries at 5 tokens each). @defaultValue 500 */
-  readonly capacity?: number;
+  readonly capacity?: number | undefined;
 }
 
 /**
@@ -50,19 +50,19 @@ export interface RetryBudgetOptions {
  */
 export interface CircuitBreakerOptions {
   /** Share of failed calls in the window that opens the circuit, above 0 and at most 1. @defaultValue 0.5 */
-  readonly failureRatio?: number;
+  readonly failureRatio?: number | undefined;
   /** Calls the window must hold before `failureRatio` is read. @defaultValue 20 */
-  readonly minimumCalls?: number;
+  readonly minimumCalls?: number | undefined;
   /** Length of the sliding window, in ms. @defaultValue 30000 */
-  readonly windowMs?: number;
-  /** Distinct calls failing one after another, no success among them, that open the circuit at once. @defaultValue 10 */
-  readonly failureThreshold?: number;
+  readonly windowMs?: number | undefined;
+  /** Distinct calls, all started after the latest successful call started, whose failure opens the circuit at once. @defaultValue 10 */
+  readonly failureThreshold?: number | undefined;
   /** First open time, in ms. @defaultValue 30000 (hash lookups), 10000 (SMS) */
-  readonly cooldownMs?: number;
+  readonly cooldownMs?: number | undefined;
   /** Longest open time after repeated failed probes, in ms. @defaultValue 4 × `cooldownMs` */
-  readonly maxCooldownMs?: number;
+  readonly maxCooldownMs?: number | undefined;
   /** Calls let through at once when half-open. @defaultValue 3 */
-  readonly halfOpenProbes?: number;
+  readonly halfOpenProbes?: number | undefined;
 }
 
 /**
@@ -77,11 +77,11 @@ export interface CircuitBreakerOptions {
  */
 export interface RateLimitOptions {
   /** Most attempts started per second, over all callers of this client. @defaultValue no limit */
-  readonly requestsPerSecond?: number;
+  readonly requestsPerSecond?: number | undefined;
   /** Attempts that may start at once before the limit spaces them out. @defaultValue `requestsPerSecond`, rounded up */
-  readonly burst?: number;
+  readonly burst?: number | undefined;
   /** Longest whole-client pause one `Retry-After` may impose, in ms; `0` turns the pause off. @defaultValue 60000 */
-  readonly maxPauseMs?: number;
+  readonly maxPauseMs?: number | undefined;
 }
 
 /** Resilience settings with every default filled in. */
