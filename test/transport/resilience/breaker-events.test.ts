@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ObserverEvent } from '../../../src/observe/events.js';
+import type { Observer, ObserverEvent } from '../../../src/observe/events.js';
 import { INTERNAL_OBSERVERS } from '../../../src/observe/observers.js';
 import { json, MD5, makeClient, NOT_DETECTED, SHA1, SHA256, serveLookup } from '../../helpers/hash-lookup.js';
 import { useMswServer } from '../../helpers/msw.js';
@@ -17,6 +17,7 @@ describe('breaker transitions on the observer seam', () => {
     let up = false;
     serveLookup(server, () => (up ? json(NOT_DETECTED) : json({}, 503)));
     const events: ObserverEvent[] = [];
+    const observer: Observer = { types: ['breaker', 'breaker:refused'], observe: (event) => events.push(event) };
     const lines: { level: string; message: string; fields: unknown }[] = [];
     const line = (level: string) => (message: string, fields?: unknown) => lines.push({ level, message, fields });
     const client = makeClient({
@@ -24,7 +25,7 @@ describe('breaker transitions on the observer seam', () => {
       cache: false,
       circuitBreaker: { failureThreshold: 2, cooldownMs: 1_000, halfOpenProbes: 1 },
       logger: { structured: true, debug: () => {}, info: line('info'), warn: line('warn'), error: line('error') },
-      [INTERNAL_OBSERVERS]: [{ types: ['breaker', 'breaker:refused'], observe: (event) => events.push(event) }],
+      [INTERNAL_OBSERVERS]: [observer],
     } as never);
     for (const hash of [SHA256, SHA1]) await expect(client.scan(hash)).rejects.toMatchObject({ status: 503 });
     await expect(client.scan(MD5)).rejects.toMatchObject({ code: 'CIRCUIT_OPEN' });
