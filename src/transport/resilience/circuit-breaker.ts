@@ -145,9 +145,10 @@ export class CircuitBreaker {
     if (outcome === 'success') {
       if (startedAt > this.#lastSuccessStart) {
         this.#lastSuccessStart = startedAt;
-        const kept = since.filter((start) => start >= startedAt);
-        since.length = 0;
-        since.push(...kept);
+        // In place (no array per call): failures that started before this success no longer count.
+        let kept = 0;
+        for (const start of since) if (start >= startedAt) since[kept++] = start;
+        since.length = kept;
       }
       return;
     }
