@@ -1,4 +1,3 @@
-import type { ObserverEvent } from '../../observe/events.js';
 import type { Observers } from '../../observe/observers.js';
 import { sleep } from '../../util/sleep.js';
 import { untilAborted } from '../../util/until-aborted.js';
