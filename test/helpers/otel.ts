@@ -1,0 +1,82 @@
+import { type Attributes, context } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  type DataPoint,
+  type Histogram,
+  MeterProvider,
+  MetricReader,
+  type MetricData,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+
+/** A reader collected on demand (no timer). */
+class ManualReader extends MetricReader {
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+/** The real OpenTelemetry SDK with in-memory exporters: a tracer and a meter provider to hand to a client. */
+export interface OtelHarness {
+  readonly tracerProvider: BasicTracerProvider;
+  readonly meterProvider: MeterProvider;
+  readonly exporter: InMemorySpanExporter;
+  /** Finished spans so far, in the order they ended. */
+  spans(): ReadableSpan[];
+  /** One collection of every metric. */
+  metrics(): Promise<MetricData[]>;
+  /** The points of one metric (none when it has none). */
+  points<T = number>(name: string): Promise<DataPoint<T>[]>;
+  shutdown(): Promise<void>;
+}
+
+export function otelHarness(): OtelHarness {
+  const exporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const reader = new ManualReader();
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  const metrics = async (): Promise<MetricData[]> => {
+    const { resourceMetrics } = await reader.collect();
+    return resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics);
+  };
+  return {
+    tracerProvider,
+    meterProvider,
+    exporter,
+    spans: () => exporter.getFinishedSpans(),
+    metrics,
+    points: async <T>(name: string) =>
+      ((await metrics()).find((metric) => metric.descriptor.name === name)?.dataPoints ?? []) as DataPoint<T>[],
+    shutdown: async () => {
+      await tracerProvider.shutdown();
+      await meterProvider.shutdown();
+    },
+  };
+}
+
+export type HistogramPoint = DataPoint<Histogram>;
+
+/** Installs the AsyncLocalStorage context manager (once per file), so `context.with` reaches the clients. */
+export function useContextManager(): void {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+}
+
+/** Every text a span or metric carries, for searching secrets in them. */
+export async function telemetryText(harness: OtelHarness): Promise<string> {
+  const spans = harness.spans().map((span) => ({
+    name: span.name,
+    attributes: span.attributes,
+    status: span.status,
+    events: span.events.map((event) => ({ name: event.name, attributes: event.attributes })),
+    links: span.links,
+  }));
+  const metrics = (await harness.metrics()).map((metric) => ({
+    name: metric.descriptor.name,
+    points: metric.dataPoints.map((point) => ({ attributes: point.attributes as Attributes, value: point.value })),
+  }));
+  return JSON.stringify({ spans, metrics });
+}
