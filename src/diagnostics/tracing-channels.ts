@@ -55,6 +55,16 @@ type TraceContext = ScanTraceContext | SendTraceContext;
 const scanChannel: TracingChannel<unknown, ScanTraceContext> = tracingChannel(SCAN_CHANNEL);
 const sendChannel: TracingChannel<unknown, SendTraceContext> = tracingChannel(SEND_CHANNEL);
 
+/** Whether a lookup started now would be traced on `hashscan-sms:scan`. */
+export function scanTraced(): boolean {
+  return scanChannel.hasSubscribers;
+}
+
+/** Whether a send started now would be traced on `hashscan-sms:send`. */
+export function sendTraced(): boolean {
+  return sendChannel.hasSubscribers;
+}
+
 /**
  * Publishes each operation on its tracing channel, in the order
  * `tracePromise` would: `start` and `end` when the operation starts (its

@@ -1,8 +1,13 @@
 import { inspect } from 'node:util';
 import { NO_CACHE_STATS, VerdictCache } from '../cache/verdict-cache.js';
+import { ChannelPublisher, scanTraced } from '../diagnostics/tracing-channels.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
 import { optionalMs, resolveTransportSettings } from '../transport/client-options.js';
+import type { ScanOperation } from '../observe/events.js';
+import { ObserverFanOut } from '../observe/fan-out.js';
+import { createTelemetry } from '../telemetry/create-telemetry.js';
+import { checkTelemetry } from '../telemetry/telemetry-options.js';
 import type { CredentialSource } from '../transport/credentials.js';
 import { withBudget } from '../transport/deadline.js';
 import type { Redactor } from '../transport/redact.js';
@@ -61,6 +66,9 @@ export class HashScanClient {
   readonly #redact: Redactor;
   readonly #cache: VerdictCache | undefined;
   readonly #inFlight = new InFlight<string, ScanResult>();
+  /** The subscribers of the observer seam: the tracing channels, and OpenTelemetry when it is on. */
+  readonly #observers: ObserverFanOut;
+  readonly #otel: boolean;
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
   readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
   /** What every lookup of this client shares (key, schema, redactor, shared bodies). */
@@ -77,7 +85,19 @@ export class HashScanClient {
       name: 'hashscan',
       redact: this.#redact,
     });
-    this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse });
+    const otel = createTelemetry(checkTelemetry(options.telemetry), {
+      client: 'hashscan',
+      baseUrl: settings.baseUrl,
+      owner: this,
+    });
+    this.#otel = otel !== undefined;
+    this.#observers = new ObserverFanOut(otel === undefined ? [new ChannelPublisher()] : [new ChannelPublisher(), otel]);
+    this.#transport = new Transport({
+      ...settings,
+      describeResponse: describeScanResponse,
+      // Attempts are observed only by OpenTelemetry: without it the transport builds no event.
+      observe: otel === undefined ? undefined : (event) => this.#observers.emit(event),
+    });
     this.baseUrl = settings.baseUrl;
     if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {
       throw new ConfigurationError('sourceId', 'must be a non-empty string');
@@ -118,6 +138,7 @@ export class HashScanClient {
   async scan(hash: string, options: ScanOptions = {}): Promise<ScanResult> {
     const query = normalizeHash(hash);
     const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
+    if (this.#observed()) return this.#observedScan(query, options.signal, totalTimeoutMs);
     const cached = this.#cache?.get(query.hash);
     if (cached !== undefined) return cached;
     return this.#share(query, options.signal, totalTimeoutMs);
@@ -212,6 +233,11 @@ export class HashScanClient {
    * every promise and frame, and this needs one `then` only on a miss.)
    */
   #outcomeOf(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
+    if (this.#observed()) {
+      return this.#observedScan(query, signal, totalTimeoutMs).then(undefined, (error: unknown) =>
+        errorOutcome(query.hash, error),
+      );
+    }
     try {
       const cached = this.#cache?.get(query.hash);
       if (cached !== undefined) return Promise.resolve(cached);
@@ -223,14 +249,43 @@ export class HashScanClient {
     }
   }
 
+  /** Whether a lookup is observed: OpenTelemetry is on, or the scan channel has subscribers now. */
+  #observed(): boolean {
+    return this.#otel || scanTraced();
+  }
+
+  /** One lookup as an operation of the observer seam: its start, cache levels, shared lookup and end. */
+  #observedScan(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanResult> {
+    const op: ScanOperation = {
+      client: 'hashscan',
+      operation: 'scan',
+      hash: query.hash,
+      algorithm: query.algorithm,
+      sourceId: this.sourceId,
+    };
+    return this.#observers.operation(op, () => {
+      const cache = this.#cache;
+      if (cache === undefined) return this.#share(query, signal, totalTimeoutMs, op);
+      const cached = cache.get(query.hash);
+      this.#observers.emit({ type: 'cache', op, level: 'memory', outcome: cached === undefined ? 'miss' : 'hit' });
+      return cached === undefined ? this.#share(query, signal, totalTimeoutMs, op) : Promise.resolve(cached);
+    });
+  }
+
   /** Joins the lookup of `query` already under way, or starts it; waits at most `totalTimeoutMs`. */
-  #share(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanResult> {
+  #share(
+    query: NormalizedHash,
+    signal: AbortLike | undefined,
+    totalTimeoutMs?: number,
+    op?: ScanOperation,
+  ): Promise<ScanResult> {
     // Without a budget the caller's signal is used as is: nothing to set up or dispose.
     const wait = totalTimeoutMs === undefined ? undefined : withBudget(signal, totalTimeoutMs);
     const waitSignal = wait === undefined ? signal : wait.signal;
+    if (op !== undefined && this.#inFlight.has(query.hash)) this.#observers.emit({ type: 'in-flight:joined', op });
     const result = this.#inFlight.run(
       query.hash,
-      (shared, progress) => this.#lookup(query, shared, progress, totalTimeoutMs),
+      (shared, progress) => this.#lookup(query, shared, progress, totalTimeoutMs, op),
       waitSignal,
       ({ attempts }) => callerAbortError(query.hash, attempts, waitSignal?.reason),
     );
@@ -254,12 +309,18 @@ export class HashScanClient {
     signal: AbortLike,
     progress: SharedProgress,
     totalTimeoutMs: number | undefined,
+    op: ScanOperation | undefined,
   ): Promise<ScanResult> {
     // The shared store is asked inside the shared operation: concurrent callers cost one store read.
     // Without a store nothing is awaited: a lookup pays for no tick it does not need.
     const recalled = this.#cache?.recall(query);
-    if (recalled === undefined) return this.#ask(query, signal, progress, totalTimeoutMs);
-    return recalled.then((stored) => stored ?? this.#ask(query, signal, progress, totalTimeoutMs));
+    if (recalled === undefined) return this.#ask(query, signal, progress, totalTimeoutMs, op);
+    return recalled.then((stored) => {
+      if (op !== undefined) {
+        this.#observers.emit({ type: 'cache', op, level: 'shared', outcome: stored === undefined ? 'miss' : 'hit' });
+      }
+      return stored ?? this.#ask(query, signal, progress, totalTimeoutMs, op);
+    });
   }
 
   /** Asks the service, then keeps the answer in the cache (resolving once a shared store has it too). */
@@ -268,8 +329,9 @@ export class HashScanClient {
     signal: AbortLike,
     progress: SharedProgress,
     totalTimeoutMs: number | undefined,
+    op: ScanOperation | undefined,
   ): Promise<ScanResult> {
-    const sent = this.#transport.send(new LookupExchange(this.#lookups, query, progress, signal, totalTimeoutMs));
+    const sent = this.#transport.send(new LookupExchange(this.#lookups, query, progress, signal, totalTimeoutMs, op));
     const cache = this.#cache;
     if (cache === undefined) return sent;
     return sent.then((result) => cache.set(result)?.then(() => result) ?? result);

@@ -1,4 +1,5 @@
 import { HashScanError } from '../errors/hash-scan-error.js';
+import type { ScanOperation } from '../observe/events.js';
 import type { CredentialSource } from '../transport/credentials.js';
 import type { Exchange, IncomingResponse, OutgoingRequest, TransportFailure } from '../transport/exchange.js';
 import type { Redactor } from '../transport/redact.js';
@@ -39,6 +40,7 @@ export class LookupExchange implements Exchange<ScanResult>, InterpretContext {
     progress: SharedProgress,
     readonly signal: AbortLike,
     readonly totalTimeoutMs: number | undefined,
+    readonly op?: ScanOperation | undefined,
   ) {
     this.#settings = settings;
     this.notDetected = settings.notDetected;

@@ -1,5 +1,10 @@
 import { inspect } from 'node:util';
+import { ChannelPublisher, sendTraced } from '../diagnostics/tracing-channels.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import type { SendOperation } from '../observe/events.js';
+import { ObserverFanOut } from '../observe/fan-out.js';
+import { createTelemetry } from '../telemetry/create-telemetry.js';
+import { checkTelemetry } from '../telemetry/telemetry-options.js';
 import {
   type CommonClientOptions,
   DEFAULT_TIMEOUT_MS,
@@ -19,7 +24,7 @@ import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
 import { newSendState, resignsOnce, type SendDeps, sendExchange } from './send-exchange.js';
 import { checkSendOptions } from './send-options.js';
-import { type SendSmsRequest, toSendParams } from './send-request.js';
+import { type SendSmsParams, type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
 import {
   type SigningKeys,
@@ -164,6 +169,9 @@ export class SmsClient {
   readonly #retryUnknownOutcome: boolean;
   readonly #totalTimeoutMs: number | undefined;
   readonly #summary: TransportSummary;
+  /** The subscribers of the observer seam: the tracing channels, and OpenTelemetry when it is on. */
+  readonly #observers: ObserverFanOut;
+  readonly #otel: boolean;
   /** The checked base URL. */
   readonly baseUrl: string;
   /** Default method of {@link SmsClient.send}. */
@@ -185,7 +193,15 @@ export class SmsClient {
       redact: this.#redact,
     });
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
-    this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse, trackWrites: true });
+    const otel = createTelemetry(checkTelemetry(options.telemetry), { client: 'sms', baseUrl: settings.baseUrl, owner: this });
+    this.#otel = otel !== undefined;
+    this.#observers = new ObserverFanOut(otel === undefined ? [new ChannelPublisher()] : [new ChannelPublisher(), otel]);
+    this.#transport = new Transport({
+      ...settings,
+      describeResponse: describeSmsResponse,
+      trackWrites: true,
+      observe: otel === undefined ? undefined : (event) => this.#observers.emit(event),
+    });
     this.#totalTimeoutMs = settings.totalTimeoutMs;
     this.#logger = settings.logger;
     this.baseUrl = settings.baseUrl;
@@ -249,11 +265,30 @@ export class SmsClient {
   async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
     const { method, signal, totalTimeoutMs } = checkSendOptions(options, this.method);
     const params = toSendParams(request);
+    if (!this.#otel && !sendTraced()) return this.#send(params, method, signal, totalTimeoutMs, undefined);
+    const op: SendOperation = {
+      client: 'sms',
+      operation: 'send',
+      phoneCount: params.PhoneNumbers.split(',').length,
+      templateCode: params.TemplateCode,
+      method,
+    };
+    return this.#observers.operation(op, () => this.#send(params, method, signal, totalTimeoutMs, op));
+  }
+
+  async #send(
+    params: SendSmsParams,
+    method: SmsMethod,
+    signal: AbortSignal | undefined,
+    totalTimeoutMs: number | undefined,
+    op: SendOperation | undefined,
+  ): Promise<SendSmsResult> {
     const state = newSendState();
     // One budget for the whole send, re-signed round included.
     const budget = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
     const round = () => ({
       ...sendExchange(this.#deps, method, params, state, signal),
+      op,
       totalTimeoutMs: budget?.remaining(),
     });
     try {
@@ -267,6 +302,17 @@ export class SmsClient {
         clockOffsetMs: this.#clock.offsetMs,
       });
       state.attemptsBefore = state.attempts;
+      if (op !== undefined) {
+        this.#observers.emit({
+          type: 'retry',
+          client: 'sms',
+          op,
+          attempt: state.attempts,
+          delayMs: 0,
+          reason: error.code,
+          kind: 'resign',
+        });
+      }
       return this.#transport.send(round());
     }
   }

@@ -131,7 +131,8 @@ export class OtelObserver implements Observer {
   }
 
   #attemptEnd(event: EventOf<'attempt:end'>): void {
-    const errorType = event.status === undefined ? event.errorCode : event.status >= 400 ? String(event.status) : undefined;
+    const errorType =
+      event.status === undefined ? event.errorCode : event.status >= 400 ? String(event.status) : undefined;
     const metric: Attributes = {
       'http.request.method': event.method,
       'server.address': this.#server.address,

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import type { TelemetrySetting } from '../telemetry/telemetry-options.js';
 import { parseBaseUrl } from './base-url.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './body-limit.js';
 import type { UndiciDispatcher } from './dispatcher.js';
@@ -65,6 +66,21 @@ export interface CommonClientOptions extends ResilienceOptions {
   readonly dispatcher?: UndiciDispatcher;
   /** Console-like logger (`console` works). Lines are redacted. @defaultValue silent */
   readonly logger?: Logger;
+  /**
+   * OpenTelemetry spans and metrics (needs the optional peer dependency
+   * `@opentelemetry/api`): left out, the providers the application
+   * registered globally are used; `{ tracerProvider, meterProvider }` names
+   * this client's own; `false` turns them off. Without the API installed,
+   * telemetry is off whatever this says. The `diagnostics_channel` tracing
+   * channels are published either way.
+   * @defaultValue the global providers, when `@opentelemetry/api` is installed
+   * @example
+   * ```ts
+   * new HashScanClient({ telemetry: { tracerProvider: provider } })
+   * new SmsClient({ telemetry: false })
+   * ```
+   */
+  readonly telemetry?: TelemetrySetting;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

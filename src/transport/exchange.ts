@@ -1,3 +1,4 @@
+import type { ObserverEvent, OperationRef } from '../observe/events.js';
 import type { AbortLike } from '../util/abort-like.js';
 import type { UndiciDispatcher } from './dispatcher.js';
 import type { DescribeResponse, Logger } from './logger.js';
@@ -46,6 +47,8 @@ export interface TransportSettings {
   readonly resilience: ResolvedResilience;
   /** Reads the service's code and a hint off a response for its log line (only when logging). */
   readonly describeResponse?: DescribeResponse | undefined;
+  /** Receives the events of every attempt (see `observe/events.ts`); `undefined` when nobody listens. */
+  readonly observe?: ((event: ObserverEvent) => void) | undefined;
 }
 
 /** One HTTP request, built afresh for every attempt (SMS re-signs each one). */
@@ -111,6 +114,8 @@ export interface Exchange<T> {
   /** Whether an error thrown by `interpret` or `fail` may be retried. */
   isRetryable(error: unknown): boolean;
   readonly signal?: AbortLike | undefined;
+  /** The operation this call serves, named in its events. */
+  readonly op?: OperationRef | undefined;
   /** This call's budget, overriding the client's `totalTimeoutMs`. */
   readonly totalTimeoutMs?: number | undefined;
 }

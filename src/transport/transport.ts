@@ -1,4 +1,5 @@
 import pRetry, { AbortError } from 'p-retry';
+import type { ObserverEvent } from '../observe/events.js';
 import { onAbort } from '../util/abort-subscriptions.js';
 import { attemptFailure } from './attempt-failure.js';
 import { callerAbortFailure, type Deadline, overBudgetFailure, startDeadline } from './deadline.js';
@@ -55,9 +56,17 @@ export class Transport {
    */
   readonly #start: (url: string, request: OutgoingRequest, attempt: number) => Sending;
   readonly #resilience: Resilience;
+  readonly #observe: ((event: ObserverEvent) => void) | undefined;
+  readonly #server: { readonly address: string; readonly port: number };
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
+    this.#observe = settings.observe;
+    const base = new URL(settings.baseUrl);
+    this.#server = {
+      address: base.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: base.port === '' ? (base.protocol === 'https:' ? 443 : 80) : Number(base.port),
+    };
     this.#resilience = new Resilience(settings.resilience);
     this.#logs = settings.logger !== silentLogger;
     const { dispatcher, maxResponseBytes } = settings;
@@ -129,8 +138,17 @@ export class Transport {
           const cost = this.#resilience.spendRetry(error);
           if (cost === undefined) return false;
           spent = cost;
+          const code = (error as { code?: unknown }).code;
+          this.#observe?.({
+            type: 'retry',
+            client: this.#settings.name as 'hashscan' | 'sms',
+            op: exchange.op,
+            attempt: call.attempts,
+            delayMs: delay,
+            reason: typeof code === 'string' ? code : 'UNKNOWN',
+            kind: 'backoff',
+          });
           if (this.#logs) {
-            const code = (error as { code?: unknown }).code;
             emitLine(this.#settings.logger, 'info', `${this.#settings.name}: retrying in ${delay} ms`, {
               client: this.#settings.name,
               attempt: call.attempts,
@@ -157,8 +175,14 @@ export class Transport {
     if (signal?.aborted) return Promise.reject(new AbortError(call.aborted()));
     const held = this.#resilience.pass(signal, call.aborted);
     if (held === undefined) return this.#enter(exchange, attempt, call);
+    const observe = this.#observe;
+    const client = this.#settings.name as 'hashscan' | 'sms';
+    observe?.({ type: 'rate-gate', client, op: exchange.op, state: 'paused' });
     return held.then(
-      () => this.#enter(exchange, attempt, call),
+      () => {
+        observe?.({ type: 'rate-gate', client, op: exchange.op, state: 'resumed' });
+        return this.#enter(exchange, attempt, call);
+      },
       (error: Error) => Promise.reject(new AbortError(error)),
     );
   }
@@ -170,7 +194,10 @@ export class Transport {
       return Promise.reject(new AbortError(exchange.fail(overBudgetFailure(deadline, call.attempts, 'connect'))));
     }
     const refused = this.#resilience.enter(call.attempts);
-    if (refused !== undefined) return Promise.reject(new AbortError(exchange.fail(refused)));
+    if (refused !== undefined) {
+      this.#observe?.({ type: 'breaker:refused', client: this.#settings.name as 'hashscan' | 'sms', op: exchange.op });
+      return Promise.reject(new AbortError(exchange.fail(refused)));
+    }
     call.attempts = attempt;
     const settle = (error: unknown): never => {
       // Once the budget is spent, nothing is retried.
@@ -224,7 +251,9 @@ export class Transport {
     const url = this.#settings.baseUrl + request.path;
     const left = deadline?.remaining() ?? Number.POSITIVE_INFINITY;
     const timeoutMs = Math.min(this.#settings.timeoutMs, left);
-    const started = this.#logs ? performance.now() : 0;
+    const observe = this.#observe;
+    const started = this.#logs || observe !== undefined ? performance.now() : 0;
+    if (observe !== undefined) this.#attemptStarted(observe, exchange, request, url, attempt);
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let unsubscribe: (() => void) | undefined;
@@ -242,6 +271,8 @@ export class Transport {
               redact: this.#settings.redact,
             });
       if (this.#logs) this.#log('warn', request.method, url, attempt, started, { code: failure.code });
+      if (observe !== undefined)
+        this.#attemptEnded(observe, exchange, request, url, attempt, started, { code: failure.code });
       throw this.#resilience.failed(failure.code, exchange.fail(failure));
     };
     let sending: Sending;
@@ -263,8 +294,60 @@ export class Transport {
         const { status, text } = response;
         this.#log(status < 300 ? 'debug' : 'warn', request.method, url, attempt, started, { status, text });
       }
+      if (observe !== undefined) {
+        const { status, text } = response;
+        this.#attemptEnded(observe, exchange, request, url, attempt, started, { status, text });
+      }
       return response;
     }, failed);
+  }
+
+  #attemptStarted(
+    observe: (event: ObserverEvent) => void,
+    exchange: Exchange<unknown>,
+    request: OutgoingRequest,
+    url: string,
+    attempt: number,
+  ): void {
+    observe({
+      type: 'attempt:start',
+      client: this.#settings.name as 'hashscan' | 'sms',
+      op: exchange.op,
+      attempt,
+      method: request.method,
+      url: this.#settings.redact(url),
+      serverAddress: this.#server.address,
+      serverPort: this.#server.port,
+    });
+  }
+
+  #attemptEnded(
+    observe: (event: ObserverEvent) => void,
+    exchange: Exchange<unknown>,
+    request: OutgoingRequest,
+    url: string,
+    attempt: number,
+    started: number,
+    outcome: { status?: number; text?: string; code?: string },
+  ): void {
+    const { redact, describeResponse } = this.#settings;
+    const note =
+      outcome.status !== undefined && outcome.text !== undefined
+        ? describeResponse?.(outcome.status, outcome.text)
+        : undefined;
+    observe({
+      type: 'attempt:end',
+      client: this.#settings.name as 'hashscan' | 'sms',
+      op: exchange.op,
+      attempt,
+      method: request.method,
+      url: redact(url),
+      ...(outcome.status === undefined ? {} : { status: outcome.status }),
+      ...(outcome.code === undefined ? {} : { errorCode: outcome.code }),
+      ...(note?.serviceCode === undefined ? {} : { serviceCode: redact(note.serviceCode) }),
+      ...(note?.hint === undefined ? {} : { hint: note.hint }),
+      durationMs: performance.now() - started,
+    });
   }
 
   /** One line per attempt; the fields go along only to a `structured` logger. */
