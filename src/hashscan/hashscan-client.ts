@@ -3,11 +3,11 @@ import { NO_CACHE_STATS, VerdictCache } from '../cache/verdict-cache.js';
 import { ChannelPublisher, scanTraced } from '../diagnostics/tracing-channels.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
-import { optionalMs, resolveTransportSettings } from '../transport/client-options.js';
 import type { ScanOperation } from '../observe/events.js';
 import { ObserverFanOut } from '../observe/fan-out.js';
 import { createTelemetry } from '../telemetry/create-telemetry.js';
 import { checkTelemetry } from '../telemetry/telemetry-options.js';
+import { optionalMs, resolveTransportSettings } from '../transport/client-options.js';
 import type { CredentialSource } from '../transport/credentials.js';
 import { withBudget } from '../transport/deadline.js';
 import type { Redactor } from '../transport/redact.js';
@@ -91,7 +91,9 @@ export class HashScanClient {
       owner: this,
     });
     this.#otel = otel !== undefined;
-    this.#observers = new ObserverFanOut(otel === undefined ? [new ChannelPublisher()] : [new ChannelPublisher(), otel]);
+    this.#observers = new ObserverFanOut(
+      otel === undefined ? [new ChannelPublisher()] : [new ChannelPublisher(), otel],
+    );
     this.#transport = new Transport({
       ...settings,
       describeResponse: describeScanResponse,

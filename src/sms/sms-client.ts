@@ -193,9 +193,15 @@ export class SmsClient {
       redact: this.#redact,
     });
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
-    const otel = createTelemetry(checkTelemetry(options.telemetry), { client: 'sms', baseUrl: settings.baseUrl, owner: this });
+    const otel = createTelemetry(checkTelemetry(options.telemetry), {
+      client: 'sms',
+      baseUrl: settings.baseUrl,
+      owner: this,
+    });
     this.#otel = otel !== undefined;
-    this.#observers = new ObserverFanOut(otel === undefined ? [new ChannelPublisher()] : [new ChannelPublisher(), otel]);
+    this.#observers = new ObserverFanOut(
+      otel === undefined ? [new ChannelPublisher()] : [new ChannelPublisher(), otel],
+    );
     this.#transport = new Transport({
       ...settings,
       describeResponse: describeSmsResponse,

@@ -47,35 +47,44 @@ export class OtelObserver implements Observer {
   observe(event: ObserverEvent): void {
     switch (event.type) {
       case 'operation:start':
-        return this.#start(event.op);
+        this.#start(event.op);
+        break;
       case 'operation:end':
-        return this.#end(event);
+        this.#end(event);
+        break;
       case 'attempt:start':
-        return this.#attemptStart(event);
+        this.#attemptStart(event);
+        break;
       case 'attempt:end':
-        return this.#attemptEnd(event);
+        this.#attemptEnd(event);
+        break;
       case 'cache':
-        return this.#event(event.op, `cache.${event.outcome}`, { 'hashscan.cache.level': event.level });
+        this.#event(event.op, `cache.${event.outcome}`, { 'hashscan.cache.level': event.level });
+        break;
       case 'in-flight:joined':
-        return this.#event(event.op, 'in_flight.joined', {});
+        this.#event(event.op, 'in_flight.joined', {});
+        break;
       case 'retry':
-        return this.#event(event.op, 'retry', {
+        this.#event(event.op, 'retry', {
           'retry.kind': event.kind,
           'retry.attempt': event.attempt,
           'retry.delay_ms': event.delayMs,
           'retry.reason': event.reason,
         });
+        break;
       case 'breaker:refused':
-        return this.#event(event.op, 'circuit_breaker.refused', {});
+        this.#event(event.op, 'circuit_breaker.refused', {});
+        break;
       case 'rate-gate':
-        return this.#event(
+        this.#event(
           event.op,
           `rate_gate.${event.state}`,
           event.waitMs === undefined ? {} : { 'rate_gate.wait_ms': event.waitMs },
         );
+        break;
       default:
         // call:start/end, store, breaker transitions: the gauges and the other events say it already.
-        return;
+        break;
     }
   }
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ChannelPublisher,
   SCAN_CHANNEL,
-  SEND_CHANNEL,
   type ScanTraceContext,
+  SEND_CHANNEL,
   type SendTraceContext,
 } from '../../src/diagnostics/tracing-channels.js';
 import type { ScanOperation, SendOperation } from '../../src/observe/events.js';
@@ -27,8 +27,20 @@ function record(name: string): { seen: Message[]; stop: () => void } {
   return { seen, stop: () => channel.unsubscribe(handlers) };
 }
 
-const scanOp: ScanOperation = { client: 'hashscan', operation: 'scan', hash: 'ab'.repeat(16), algorithm: 'md5', sourceId: 's' };
-const sendOp: SendOperation = { client: 'sms', operation: 'send', phoneCount: 1, templateCode: 'SMS_1', method: 'POST' };
+const scanOp: ScanOperation = {
+  client: 'hashscan',
+  operation: 'scan',
+  hash: 'ab'.repeat(16),
+  algorithm: 'md5',
+  sourceId: 's',
+};
+const sendOp: SendOperation = {
+  client: 'sms',
+  operation: 'send',
+  phoneCount: 1,
+  templateCode: 'SMS_1',
+  method: 'POST',
+};
 
 describe('tracing channels', () => {
   it('publishes start and end at the start, then asyncStart and asyncEnd with the result, in tracePromise order', () => {
@@ -53,7 +65,15 @@ describe('tracing channels', () => {
     const publisher = new ChannelPublisher();
     publisher.observe({ type: 'operation:start', op: sendOp });
     const error = new Error('refused');
-    publisher.observe({ type: 'operation:end', op: sendOp, error, errorCode: 'X', cache: undefined, attempts: 2, durationMs: 1 });
+    publisher.observe({
+      type: 'operation:end',
+      op: sendOp,
+      error,
+      errorCode: 'X',
+      cache: undefined,
+      attempts: 2,
+      durationMs: 1,
+    });
     stop();
     expect(seen.map(([event]) => event)).toEqual(['start', 'end', 'error', 'asyncStart', 'asyncEnd']);
     expect(seen[2]?.[1]).toEqual({ phoneCount: 1, templateCode: 'SMS_1', method: 'POST', attempts: 2, error });

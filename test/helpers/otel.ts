@@ -1,11 +1,13 @@
+import { tracingChannel } from 'node:diagnostics_channel';
+import { inspect } from 'node:util';
 import { type Attributes, context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   type DataPoint,
   type Histogram,
   MeterProvider,
-  MetricReader,
   type MetricData,
+  MetricReader,
 } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
@@ -79,4 +81,24 @@ export async function telemetryText(harness: OtelHarness): Promise<string> {
     points: metric.dataPoints.map((point) => ({ attributes: point.attributes as Attributes, value: point.value })),
   }));
   return JSON.stringify({ spans, metrics });
+}
+
+/** Every context a tracing channel published (inspected deeply at each event), until `stop()`. */
+export function captureChannel(name: string): { texts: string[]; events: string[]; stop: () => void } {
+  const texts: string[] = [];
+  const events: string[] = [];
+  const channel = tracingChannel<unknown, object>(name);
+  const on = (event: string) => (message: unknown) => {
+    events.push(event);
+    texts.push(inspect(message, { depth: 10, showHidden: true }), JSON.stringify(message));
+  };
+  const handlers = {
+    start: on('start'),
+    end: on('end'),
+    asyncStart: on('asyncStart'),
+    asyncEnd: on('asyncEnd'),
+    error: on('error'),
+  };
+  channel.subscribe(handlers);
+  return { texts, events, stop: () => channel.unsubscribe(handlers) };
 }

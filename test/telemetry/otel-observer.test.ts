@@ -111,7 +111,12 @@ describe('OpenTelemetry subscriber (synthetic events)', () => {
         0.03,
       ],
       [
-        { 'http.request.method': 'GET', 'server.address': 'h.example', 'server.port': 8443, 'http.response.status_code': 200 },
+        {
+          'http.request.method': 'GET',
+          'server.address': 'h.example',
+          'server.port': 8443,
+          'http.response.status_code': 200,
+        },
         1,
         0.02,
       ],
@@ -128,15 +133,36 @@ describe('OpenTelemetry subscriber (synthetic events)', () => {
     const url = 'https://h.example:8443/hash_scan?api_key=***&hash=x';
     emit({ type: 'operation:start', op });
     emit(attemptStart(op, 1, url));
-    emit({ type: 'attempt:end', client: 'hashscan', op, attempt: 1, method: 'GET', url, errorCode: 'TIMEOUT', durationMs: 5 });
-    emit({ type: 'operation:end', op, error: new Error('x'), errorCode: 'TIMEOUT', cache: undefined, attempts: 1, durationMs: 6 });
+    emit({
+      type: 'attempt:end',
+      client: 'hashscan',
+      op,
+      attempt: 1,
+      method: 'GET',
+      url,
+      errorCode: 'TIMEOUT',
+      durationMs: 5,
+    });
+    emit({
+      type: 'operation:end',
+      op,
+      error: new Error('x'),
+      errorCode: 'TIMEOUT',
+      cache: undefined,
+      attempts: 1,
+      durationMs: 6,
+    });
     const [attempt, operation] = harness.spans();
     expect(attempt?.attributes['error.type']).toBe('TIMEOUT');
     expect(attempt?.attributes['http.response.status_code']).toBeUndefined();
     expect(operation?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'TIMEOUT' });
     expect(operation?.attributes).toMatchObject({ 'hashscan.verdict': 'error', 'error.type': 'TIMEOUT' });
     const lookups = await harness.points('hashscan.lookups');
-    expect(lookups[0]?.attributes).toEqual({ 'hashscan.verdict': 'error', 'hashscan.cache': 'none', 'error.type': 'TIMEOUT' });
+    expect(lookups[0]?.attributes).toEqual({
+      'hashscan.verdict': 'error',
+      'hashscan.cache': 'none',
+      'error.type': 'TIMEOUT',
+    });
   });
 
   it('records a cache hit without an attempt span, and breaker and rate-gate events', async () => {
@@ -148,7 +174,14 @@ describe('OpenTelemetry subscriber (synthetic events)', () => {
     emit({ type: 'rate-gate', client: 'hashscan', op, state: 'paused', waitMs: 50 });
     emit({ type: 'rate-gate', client: 'hashscan', op, state: 'resumed' });
     emit({ type: 'breaker:refused', client: 'hashscan', op });
-    emit({ type: 'operation:end', op, result: { verdict: 'not_detected' }, cache: 'shared', attempts: 0, durationMs: 1 });
+    emit({
+      type: 'operation:end',
+      op,
+      result: { verdict: 'not_detected' },
+      cache: 'shared',
+      attempts: 0,
+      durationMs: 1,
+    });
     const spans = harness.spans();
     expect(spans.map((span) => span.name)).toEqual(['HashScanClient.scan']);
     expect(spans[0]?.events.map((event) => [event.name, event.attributes])).toEqual([
@@ -195,7 +228,15 @@ describe('OpenTelemetry subscriber (synthetic events)', () => {
       durationMs: 3,
     });
     const error = Object.assign(new Error('refused'), { outcome: 'rejected', requestId: 'req-1' });
-    emit({ type: 'operation:end', op, error, errorCode: 'SignatureDoesNotMatch', cache: undefined, attempts: 1, durationMs: 4 });
+    emit({
+      type: 'operation:end',
+      op,
+      error,
+      errorCode: 'SignatureDoesNotMatch',
+      cache: undefined,
+      attempts: 1,
+      durationMs: 4,
+    });
     const [attempt, operation] = harness.spans();
     expect(attempt?.attributes['url.full']).toBe(
       'https://h.example:8443/?AccessKeyId=REDACTED&PhoneNumbers=REDACTED&Signature=REDACTED&SecurityToken=REDACTED&TemplateParam=REDACTED&Action=SendSms',
@@ -218,12 +259,22 @@ describe('OpenTelemetry subscriber (synthetic events)', () => {
 
   it('keeps nothing for an operation when the tracer does not record', () => {
     harness = otelHarness();
-    const made = createTelemetry({ meterProvider: harness.meterProvider }, { client: 'hashscan', baseUrl: 'https://h.example', owner });
+    const made = createTelemetry(
+      { meterProvider: harness.meterProvider },
+      { client: 'hashscan', baseUrl: 'https://h.example', owner },
+    );
     const op = scanOp();
     // No global tracer provider: the API's proxy hands out non-recording spans.
     made?.observe({ type: 'operation:start', op });
     made?.observe(attemptStart(op, 1, 'https://h.example/'));
-    made?.observe({ type: 'operation:end', op, result: { verdict: 'not_detected' }, cache: undefined, attempts: 1, durationMs: 1 });
+    made?.observe({
+      type: 'operation:end',
+      op,
+      result: { verdict: 'not_detected' },
+      cache: undefined,
+      attempts: 1,
+      durationMs: 1,
+    });
     expect(harness.spans()).toEqual([]);
   });
 
