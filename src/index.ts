@@ -8,6 +8,12 @@
 export type { ScanCacheOptions } from './cache/memory-cache.js';
 export type { SharedCacheOptions, SharedStore } from './cache/shared-store.js';
 export type { CacheStats } from './cache/verdict-cache.js';
+export {
+  SCAN_CHANNEL,
+  type ScanTraceContext,
+  SEND_CHANNEL,
+  type SendTraceContext,
+} from './diagnostics/tracing-channels.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hash-scan-error.js';
 export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-sms-error.js';
@@ -37,6 +43,12 @@ export type {
   ThreatData,
 } from './hashscan/scan-result.js';
 export * from './sms/index.js';
+export type {
+  MeterProviderLike,
+  TelemetryOptions,
+  TelemetrySetting,
+  TracerProviderLike,
+} from './telemetry/telemetry-options.js';
 export type { CommonClientOptions } from './transport/client-options.js';
 export type {
   DispatchOptions,

@@ -20,6 +20,7 @@ export const SEND_CHANNEL = 'hashscan-sms:send';
 export interface ScanTraceContext {
   /** The normalized (lower-case hex) hash. */
   readonly hash: string;
+  /** Which digest the hash is, told by its length. */
   readonly algorithm: 'md5' | 'sha1' | 'sha256';
   /** The client's `sourceId`. */
   readonly sourceId: string;
@@ -39,8 +40,11 @@ export interface ScanTraceContext {
  * before `asyncStart`. Never a phone number, a template value or a secret.
  */
 export interface SendTraceContext {
+  /** How many phone numbers the send goes to (never the numbers). */
   readonly phoneCount: number;
+  /** The template's code, e.g. `SMS_123456789`. */
   readonly templateCode: string;
+  /** The HTTP method of the send. */
   readonly method: 'GET' | 'POST';
   /** The `SendSmsResult`, on success. */
   result?: unknown;

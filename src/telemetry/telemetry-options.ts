@@ -11,11 +11,13 @@ import { ConfigurationError } from '../errors/configuration-error.js';
  * structurally so that this package's types do not need the API installed.
  */
 export interface TracerProviderLike {
+  /** Returns the tracer of an instrumentation scope. */
   getTracer(name: string, version?: string): object;
 }
 
 /** An OpenTelemetry `MeterProvider` (from `@opentelemetry/api`), typed structurally. */
 export interface MeterProviderLike {
+  /** Returns the meter of an instrumentation scope. */
   getMeter(name: string, version?: string): object;
 }
 
