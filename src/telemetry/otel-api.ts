@@ -12,6 +12,15 @@ export type OtelApi = typeof import('@opentelemetry/api');
 
 let api: OtelApi | null | undefined;
 
+/**
+ * Uses this copy of the API from now on (the command line's `--otel` hands in
+ * the one its OpenTelemetry SDK registered its providers with, wherever that
+ * was installed).
+ */
+export function useOtelApi(module: OtelApi): void {
+  api = module;
+}
+
 /** The API, or `undefined` when it is not installed (or fails to load); asked once per process. */
 export function otelApi(): OtelApi | undefined {
   if (api === undefined) {
