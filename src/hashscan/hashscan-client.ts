@@ -68,7 +68,7 @@ export class HashScanClient {
   readonly #inFlight = new InFlight<string, ScanResult>();
   /** The subscribers of the observer seam: the tracing channels, and OpenTelemetry when it is on. */
   readonly #observers: ObserverFanOut;
-  readonly #otel: boolean;
+  readonly #otel: { active(): boolean } | undefined;
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
   readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
   /** What every lookup of this client shares (key, schema, redactor, shared bodies). */
@@ -90,7 +90,7 @@ export class HashScanClient {
       baseUrl: settings.baseUrl,
       owner: this,
     });
-    this.#otel = otel !== undefined;
+    this.#otel = otel;
     this.#observers = new ObserverFanOut(
       otel === undefined ? [new ChannelPublisher()] : [new ChannelPublisher(), otel],
     );
@@ -253,7 +253,7 @@ export class HashScanClient {
 
   /** Whether a lookup is observed: OpenTelemetry is on, or the scan channel has subscribers now. */
   #observed(): boolean {
-    return this.#otel || scanTraced();
+    return this.#otel?.active() === true || scanTraced();
   }
 
   /** One lookup as an operation of the observer seam: its start, cache levels, shared lookup and end. */

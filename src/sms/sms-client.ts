@@ -171,7 +171,7 @@ export class SmsClient {
   readonly #summary: TransportSummary;
   /** The subscribers of the observer seam: the tracing channels, and OpenTelemetry when it is on. */
   readonly #observers: ObserverFanOut;
-  readonly #otel: boolean;
+  readonly #otel: { active(): boolean } | undefined;
   /** The checked base URL. */
   readonly baseUrl: string;
   /** Default method of {@link SmsClient.send}. */
@@ -198,7 +198,7 @@ export class SmsClient {
       baseUrl: settings.baseUrl,
       owner: this,
     });
-    this.#otel = otel !== undefined;
+    this.#otel = otel;
     this.#observers = new ObserverFanOut(
       otel === undefined ? [new ChannelPublisher()] : [new ChannelPublisher(), otel],
     );
@@ -271,7 +271,8 @@ export class SmsClient {
   async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
     const { method, signal, totalTimeoutMs } = checkSendOptions(options, this.method);
     const params = toSendParams(request);
-    if (!this.#otel && !sendTraced()) return this.#send(params, method, signal, totalTimeoutMs, undefined);
+    if (this.#otel?.active() !== true && !sendTraced())
+      return this.#send(params, method, signal, totalTimeoutMs, undefined);
     const op: SendOperation = {
       client: 'sms',
       operation: 'send',

@@ -43,6 +43,8 @@ export class ClientMetrics {
   readonly #serverAddress: string;
   #provider: MeterProvider | undefined;
   #instruments: Instruments | undefined;
+  /** Whether {@link #provider} is a real one (not the API's no-op, in place until one is registered). */
+  #recording = false;
 
   constructor(
     api: OtelApi,
@@ -66,9 +68,17 @@ export class ClientMetrics {
     const provider = this.#fixed ?? this.#api.metrics.getMeterProvider();
     if (this.#instruments === undefined || provider !== this.#provider) {
       this.#provider = provider;
-      this.#instruments = this.#build(provider.getMeter(SCOPE, VERSION));
+      const meter = provider.getMeter(SCOPE, VERSION);
+      this.#recording = meter !== this.#api.createNoopMeter();
+      this.#instruments = this.#build(meter);
     }
     return this.#instruments;
+  }
+
+  /** Whether points would be recorded now: a meter provider was given or registered. */
+  get recording(): boolean {
+    void this.instruments;
+    return this.#recording;
   }
 
   #build(meter: Meter): Instruments {

@@ -8,7 +8,7 @@ import type { TracerProvider } from '@opentelemetry/api';
 import type { ClientName, Observer } from '../observe/events.js';
 import { VERSION } from '../version.js';
 import { ClientMetrics, SCOPE, type StatsSource } from './client-metrics.js';
-import { otelApi } from './otel-api.js';
+import { type OtelApi, otelApi } from './otel-api.js';
 import { OtelObserver, type ServerTarget } from './otel-observer.js';
 import type { TelemetrySetting } from './telemetry-options.js';
 
@@ -22,14 +22,39 @@ export interface TelemetryTarget {
 }
 
 /** The OpenTelemetry subscriber of a client; `undefined` when `setting` is `false` or the API is absent. */
-export function createTelemetry(setting: TelemetrySetting | undefined, target: TelemetryTarget): Observer | undefined {
+export function createTelemetry(
+  setting: TelemetrySetting | undefined,
+  target: TelemetryTarget,
+): (Observer & { active(): boolean }) | undefined {
   if (setting === false) return undefined;
   const api = otelApi();
   if (api === undefined) return undefined;
   const server = serverOf(target.baseUrl);
-  const provider = (setting?.tracerProvider as TracerProvider | undefined) ?? api.trace.getTracerProvider();
+  const given = setting?.tracerProvider as TracerProvider | undefined;
+  const provider = given ?? api.trace.getTracerProvider();
   const metrics = new ClientMetrics(api, setting?.meterProvider, target.client, target.owner, server.address);
-  return new OtelObserver(api, provider.getTracer(SCOPE, VERSION), metrics, server);
+  return new OtelObserver(
+    api,
+    provider.getTracer(SCOPE, VERSION),
+    metrics,
+    server,
+    given ? always : globalTracing(api),
+  );
+}
+
+const always = (): boolean => true;
+
+/**
+ * Whether the global tracer provider has a real delegate: the API hands out a
+ * proxy whose delegate is its no-op provider until one is registered (the
+ * no-op's identity is read off a fresh proxy).
+ */
+function globalTracing(api: OtelApi): () => boolean {
+  const noop = new api.ProxyTracerProvider().getDelegate();
+  return () => {
+    const global = api.trace.getTracerProvider();
+    return !(global instanceof api.ProxyTracerProvider) || global.getDelegate() !== noop;
+  };
 }
 
 function serverOf(baseUrl: string): ServerTarget {

@@ -36,12 +36,24 @@ export class OtelObserver implements Observer {
   readonly #metrics: ClientMetrics;
   readonly #server: ServerTarget;
   readonly #operations = new WeakMap<OperationRef, OperationSpan>();
+  /** Whether spans record now: a tracer provider was given, or the global one has a delegate. */
+  readonly #tracing: () => boolean;
 
-  constructor(api: OtelApi, tracer: Tracer, metrics: ClientMetrics, server: ServerTarget) {
+  constructor(api: OtelApi, tracer: Tracer, metrics: ClientMetrics, server: ServerTarget, tracing: () => boolean) {
     this.#api = api;
     this.#tracer = tracer;
     this.#metrics = metrics;
     this.#server = server;
+    this.#tracing = tracing;
+  }
+
+  /**
+   * Whether this subscriber would record anything now. Until the application
+   * registers a provider (or when it never does), an operation is not
+   * observed for it at all: no event is built, no span started.
+   */
+  active(): boolean {
+    return this.#tracing() || this.#metrics.recording;
   }
 
   observe(event: ObserverEvent): void {

@@ -251,7 +251,8 @@ export class Transport {
     const url = this.#settings.baseUrl + request.path;
     const left = deadline?.remaining() ?? Number.POSITIVE_INFINITY;
     const timeoutMs = Math.min(this.#settings.timeoutMs, left);
-    const observe = this.#observe;
+    // Attempts of an operation nobody observes (no `op`) build no event.
+    const observe = exchange.op === undefined ? undefined : this.#observe;
     const started = this.#logs || observe !== undefined ? performance.now() : 0;
     if (observe !== undefined) this.#attemptStarted(observe, exchange, request, url, attempt);
     let timedOut = false;

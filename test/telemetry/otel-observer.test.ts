@@ -282,3 +282,34 @@ describe('OpenTelemetry subscriber (synthetic events)', () => {
     expect(createTelemetry(false, { client: 'hashscan', baseUrl: 'https://h.example', owner })).toBeUndefined();
   });
 });
+
+describe('OpenTelemetry subscriber activity', () => {
+  it('is inactive on the global providers until one is registered, then active', async () => {
+    const { metrics } = await import('@opentelemetry/api');
+    const made = createTelemetry(undefined, { client: 'hashscan', baseUrl: 'https://h.example', owner });
+    expect(made?.active()).toBe(false);
+    harness = otelHarness();
+    trace.setGlobalTracerProvider(harness.tracerProvider);
+    try {
+      expect(made?.active()).toBe(true);
+    } finally {
+      trace.disable();
+    }
+    expect(made?.active()).toBe(false);
+    metrics.setGlobalMeterProvider(harness.meterProvider);
+    try {
+      expect(made?.active()).toBe(true);
+    } finally {
+      metrics.disable();
+    }
+  });
+
+  it('is always active with providers of its own', () => {
+    harness = otelHarness();
+    const made = createTelemetry(
+      { tracerProvider: harness.tracerProvider },
+      { client: 'hashscan', baseUrl: 'https://h.example', owner },
+    );
+    expect(made?.active()).toBe(true);
+  });
+});
