@@ -8,24 +8,7 @@ import {
   type SendTraceContext,
 } from '../../src/diagnostics/tracing-channels.js';
 import type { ScanOperation, SendOperation } from '../../src/observe/events.js';
-
-type Message = [event: string, context: Record<string, unknown>];
-
-/** Subscribes to every event of a tracing channel; returns what was seen (snapshots) and the unsubscribe. */
-function record(name: string): { seen: Message[]; stop: () => void } {
-  const seen: Message[] = [];
-  const channel = tracingChannel<unknown, object>(name);
-  const on = (event: string) => (message: unknown) => seen.push([event, { ...(message as object) }]);
-  const handlers = {
-    start: on('start'),
-    end: on('end'),
-    asyncStart: on('asyncStart'),
-    asyncEnd: on('asyncEnd'),
-    error: on('error'),
-  };
-  channel.subscribe(handlers);
-  return { seen, stop: () => channel.unsubscribe(handlers) };
-}
+import { captureChannel } from '../helpers/otel.js';
 
 const scanOp: ScanOperation = {
   client: 'hashscan',
@@ -44,7 +27,7 @@ const sendOp: SendOperation = {
 
 describe('tracing channels', () => {
   it('publishes start and end at the start, then asyncStart and asyncEnd with the result, in tracePromise order', () => {
-    const { seen, stop } = record(SCAN_CHANNEL);
+    const { seen, stop } = captureChannel(SCAN_CHANNEL);
     const publisher = new ChannelPublisher();
     publisher.observe({ type: 'operation:start', op: scanOp });
     const result = { verdict: 'not_detected' };
@@ -61,7 +44,7 @@ describe('tracing channels', () => {
   });
 
   it('publishes error before asyncStart on failure, on the send channel', () => {
-    const { seen, stop } = record(SEND_CHANNEL);
+    const { seen, stop } = captureChannel(SEND_CHANNEL);
     const publisher = new ChannelPublisher();
     publisher.observe({ type: 'operation:start', op: sendOp });
     const error = new Error('refused');
@@ -95,7 +78,7 @@ describe('tracing channels', () => {
   it('traces nothing without subscribers at the start, even if one subscribes before the end', () => {
     const publisher = new ChannelPublisher();
     publisher.observe({ type: 'operation:start', op: scanOp });
-    const { seen, stop } = record(SCAN_CHANNEL);
+    const { seen, stop } = captureChannel(SCAN_CHANNEL);
     publisher.observe({ type: 'operation:end', op: scanOp, result: {}, cache: undefined, attempts: 1, durationMs: 1 });
     stop();
     expect(seen).toEqual([]);

@@ -83,13 +83,25 @@ export async function telemetryText(harness: OtelHarness): Promise<string> {
   return JSON.stringify({ spans, metrics });
 }
 
-/** Every context a tracing channel published (inspected deeply at each event), until `stop()`. */
-export function captureChannel(name: string): { texts: string[]; events: string[]; stop: () => void } {
+/** What a tracing channel published until `stop()`. */
+export interface ChannelCapture {
+  /** The event names, in order. */
+  readonly events: string[];
+  /** Each event with a shallow copy of its context as it was then. */
+  readonly seen: [event: string, context: Record<string, unknown>][];
+  /** The contexts inspected deeply at each event, for searching secrets in them. */
+  readonly texts: string[];
+  stop(): void;
+}
+
+export function captureChannel(name: string): ChannelCapture {
   const texts: string[] = [];
   const events: string[] = [];
+  const seen: ChannelCapture['seen'] = [];
   const channel = tracingChannel<unknown, object>(name);
   const on = (event: string) => (message: unknown) => {
     events.push(event);
+    seen.push([event, { ...(message as object) }]);
     texts.push(inspect(message, { depth: 10, showHidden: true }), JSON.stringify(message));
   };
   const handlers = {
@@ -100,5 +112,5 @@ export function captureChannel(name: string): { texts: string[]; events: string[
     error: on('error'),
   };
   channel.subscribe(handlers);
-  return { texts, events, stop: () => channel.unsubscribe(handlers) };
+  return { texts, events, seen, stop: () => channel.unsubscribe(handlers) };
 }
