@@ -1,3 +1,4 @@
+import { wholeNumberText } from '../config/numbers.js';
 import { ConfigurationError, HashScanClient, type Logger, SmsClient } from '../index.js';
 // `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
@@ -30,13 +31,14 @@ function dispatcher(connections: number): Agent {
   return new Agent({ connections, keepAliveTimeout: 10_000 });
 }
 
+/** A whole-number flag, checked by the validator the clients use; a bad one is a usage error. */
 export function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  try {
+    return wholeNumberText(value, `--${flag}`, { min, max });
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw new UsageError(error.message.replace(': ', ' '));
+    throw error;
   }
-  return n;
 }
 
 /** Drops `undefined` settings, so the clients apply their own defaults (exact optional types). */

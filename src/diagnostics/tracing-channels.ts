@@ -5,7 +5,14 @@
  * the observer vocabulary only.
  */
 import { type TracingChannel, tracingChannel } from 'node:diagnostics_channel';
-import type { Observer, ObserverEvent, OperationEnd, OperationRef } from '../observe/events.js';
+import type {
+  ClientName,
+  Observer,
+  ObserverEvent,
+  ObserverEventType,
+  OperationEnd,
+  OperationRef,
+} from '../observe/events.js';
 
 /** Name of the tracing channel of lookups: one trace per looked-up hash. */
 export const SCAN_CHANNEL = 'hashscan-sms:scan';
@@ -59,15 +66,7 @@ type TraceContext = ScanTraceContext | SendTraceContext;
 const scanChannel: TracingChannel<unknown, ScanTraceContext> = tracingChannel(SCAN_CHANNEL);
 const sendChannel: TracingChannel<unknown, SendTraceContext> = tracingChannel(SEND_CHANNEL);
 
-/** Whether a lookup started now would be traced on `hashscan-sms:scan`. */
-export function scanTraced(): boolean {
-  return scanChannel.hasSubscribers;
-}
-
-/** Whether a send started now would be traced on `hashscan-sms:send`. */
-export function sendTraced(): boolean {
-  return sendChannel.hasSubscribers;
-}
+const TYPES: readonly ObserverEventType[] = ['operation:start', 'operation:end'];
 
 /**
  * Publishes each operation on its tracing channel, in the order
@@ -83,6 +82,18 @@ export function sendTraced(): boolean {
  */
 export class ChannelPublisher implements Observer {
   readonly #traces = new WeakMap<OperationRef, TraceContext>();
+  readonly #channel: TracingChannel<unknown, TraceContext>;
+  readonly types = TYPES;
+
+  /** The publisher of one client's operations. */
+  constructor(client: ClientName) {
+    this.#channel = (client === 'hashscan' ? scanChannel : sendChannel) as TracingChannel<unknown, TraceContext>;
+  }
+
+  /** Whether the client's channel has subscribers now: without any, its operations are not observed for it. */
+  active(): boolean {
+    return this.#channel.hasSubscribers;
+  }
 
   observe(event: ObserverEvent): void {
     if (event.type === 'operation:start') this.#start(event.op);
@@ -90,29 +101,22 @@ export class ChannelPublisher implements Observer {
   }
 
   #start(op: OperationRef): void {
-    if (op.client === 'hashscan') {
-      if (!scanChannel.hasSubscribers) return;
-      const context: ScanTraceContext = { hash: op.hash, algorithm: op.algorithm, sourceId: op.sourceId };
-      this.#traces.set(op, context);
-      scanChannel.start.publish(context);
-      scanChannel.end.publish(context);
-    } else {
-      if (!sendChannel.hasSubscribers) return;
-      const context: SendTraceContext = { phoneCount: op.phoneCount, templateCode: op.templateCode, method: op.method };
-      this.#traces.set(op, context);
-      sendChannel.start.publish(context);
-      sendChannel.end.publish(context);
-    }
+    const channel = this.#channel;
+    if (!channel.hasSubscribers) return;
+    const context: TraceContext =
+      op.client === 'hashscan'
+        ? { hash: op.hash, algorithm: op.algorithm, sourceId: op.sourceId }
+        : { phoneCount: op.phoneCount, templateCode: op.templateCode, method: op.method };
+    this.#traces.set(op, context);
+    channel.start.publish(context);
+    channel.end.publish(context);
   }
 
   #end(event: OperationEnd): void {
     const context = this.#traces.get(event.op);
     if (context === undefined) return;
     this.#traces.delete(event.op);
-    const channel = (event.op.client === 'hashscan' ? scanChannel : sendChannel) as TracingChannel<
-      unknown,
-      TraceContext
-    >;
+    const channel = this.#channel;
     context.attempts = event.attempts;
     if ('sourceId' in context) context.cache = event.cache;
     if (event.error === undefined) {

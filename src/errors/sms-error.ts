@@ -1,7 +1,7 @@
-import { type SmsErrorCategory, smsErrorCategory } from '../sms/error-categories.js';
 import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-error.js';
+import { type SmsErrorCategory, smsErrorCategory } from './sms-error-categories.js';
 
-export type { SmsErrorCategory } from '../sms/error-categories.js';
+export type { SmsErrorCategory } from './sms-error-categories.js';
 
 /**
  * Why a send did not succeed. Upper-case codes come from this package;

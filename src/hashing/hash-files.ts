@@ -1,8 +1,8 @@
-import type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
 import { SharedAbort } from '../util/abort-like.js';
 import { isValidConcurrency, streamConcurrent } from '../util/concurrency.js';
 import { checkAlgorithms, type Digests } from './digests.js';
 import { ReadBuffers } from './file-reader.js';
+import type { HashAlgorithm } from './hash-algorithm.js';
 import { digestFile } from './hash-file.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
 import { checkAlgorithm, checkAlgorithms, DigestSet, type Digests } from './digests.js';
+import type { HashAlgorithm } from './hash-algorithm.js';
 
 /**
  * Reads a stream to its end and returns its lower-case hex digest, or

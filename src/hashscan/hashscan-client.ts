@@ -1,27 +1,25 @@
 import { inspect } from 'node:util';
-import { NO_CACHE_STATS, VerdictCache } from '../cache/verdict-cache.js';
-import { ChannelPublisher, scanTraced } from '../diagnostics/tracing-channels.js';
+import { optionalMs } from '../config/numbers.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { HashScanError } from '../errors/hash-scan-error.js';
-import type { ScanOperation } from '../observe/events.js';
-import { ObserverFanOut } from '../observe/fan-out.js';
-import { createTelemetry } from '../telemetry/create-telemetry.js';
-import { checkTelemetry } from '../telemetry/telemetry-options.js';
-import { optionalMs, resolveTransportSettings } from '../transport/client-options.js';
-import type { CredentialSource } from '../transport/credentials.js';
-import { withBudget } from '../transport/deadline.js';
-import type { Redactor } from '../transport/redact.js';
-import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
-import { Transport } from '../transport/transport.js';
+import { HashScanError } from '../errors/hashscan-error.js';
+import { type NormalizedHash, normalizeHash } from '../hashing/hash-algorithm.js';
+import type { Observers } from '../observe/observers.js';
+import { observeOperation } from '../observe/operation.js';
+import type { CredentialSource } from '../secrets/credentials.js';
+import type { Redactor } from '../secrets/redact.js';
+import { clientObservers } from '../telemetry/publishers.js';
+import { withBudget } from '../transport/call/deadline.js';
+import { Transport } from '../transport/call/transport.js';
+import { type ClientDefaults, resolveTransportSettings } from '../transport/settings/client-options.js';
+import { summarizeTransport, type TransportSummary } from '../transport/settings/settings-summary.js';
 import type { AbortLike } from '../util/abort-like.js';
-import { isValidConcurrency } from '../util/concurrency.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
 import { type ApiKey, apiKeyWithRedactor } from './api-key.js';
 import { describeScanResponse } from './auth-hint.js';
-import { scanBatch } from './batch.js';
+import { batchSettings, scanBatch } from './batch.js';
 import { checkEntry, isOutcome } from './batch-outcome.js';
+import { NO_CACHE_STATS, VerdictCache } from './cache/verdict-cache.js';
 import { callerAbortError } from './caller-abort.js';
-import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
 import { LookupExchange, type LookupSettings } from './lookup-exchange.js';
 import { notDetectedSchema } from './response-schema.js';
 import type {
@@ -33,6 +31,7 @@ import type {
 } from './scan-options.js';
 import { errorOutcome, type FileScanOutcome, type ScanFileOptions, scanFileWith, settleScan } from './scan-outcome.js';
 import type { IndexedScanOutcome, ScanOutcome, ScanResult } from './scan-result.js';
+import { type ScanTrace, scanTrace } from './scan-trace.js';
 import { SharedBodies } from './shared-body.js';
 import { scanStream } from './stream.js';
 
@@ -46,7 +45,8 @@ export type {
   ScanStreamProgress,
 } from './scan-options.js';
 
-const DEFAULT_CONCURRENCY = 8;
+/** What this client sets for itself in the shared transport settings. */
+const HASHSCAN_DEFAULTS: ClientDefaults = { baseUrlEnv: 'HASHSCAN_BASE_URL', name: 'hashscan', cooldownMs: 30_000 };
 
 /**
  * Asks the hash lookup service whether a file hash is flagged as a virus.
@@ -63,12 +63,10 @@ const DEFAULT_CONCURRENCY = 8;
 export class HashScanClient {
   readonly #apiKey: CredentialSource<ApiKey>;
   readonly #transport: Transport;
+  readonly #observers: Observers;
   readonly #redact: Redactor;
   readonly #cache: VerdictCache | undefined;
   readonly #inFlight = new InFlight<string, ScanResult>();
-  /** The subscribers of the observer seam: the tracing channels, and OpenTelemetry when it is on. */
-  readonly #observers: ObserverFanOut;
-  readonly #otel: { active(): boolean } | undefined;
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
   readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
   /** What every lookup of this client shares (key, schema, redactor, shared bodies). */
@@ -79,27 +77,13 @@ export class HashScanClient {
   readonly baseUrl: string;
 
   constructor(options: HashScanClientOptions = {}) {
-    ({ source: this.#apiKey, redact: this.#redact } = apiKeyWithRedactor(options));
-    const settings = resolveTransportSettings(options, {
-      baseUrlEnv: 'HASHSCAN_BASE_URL',
-      name: 'hashscan',
-      redact: this.#redact,
-    });
-    const otel = createTelemetry(checkTelemetry(options.telemetry), {
-      client: 'hashscan',
-      baseUrl: settings.baseUrl,
-      owner: this,
-    });
-    this.#otel = otel;
-    this.#observers = new ObserverFanOut(
-      otel === undefined ? [new ChannelPublisher()] : [new ChannelPublisher(), otel],
-    );
-    this.#transport = new Transport({
-      ...settings,
-      describeResponse: describeScanResponse,
-      // Attempts are observed only by OpenTelemetry: without it the transport builds no event.
-      observe: otel === undefined ? undefined : (event) => this.#observers.emit(event),
-    });
+    const key = apiKeyWithRedactor(options);
+    this.#apiKey = key.source;
+    this.#redact = key.redact;
+    const observers = clientObservers(options, { client: 'hashscan', baseUrl: () => this.baseUrl, owner: this });
+    const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, this.#redact, observers);
+    this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse });
+    this.#observers = settings.observers;
     this.baseUrl = settings.baseUrl;
     if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {
       throw new ConfigurationError('sourceId', 'must be a non-empty string');
@@ -123,8 +107,8 @@ export class HashScanClient {
         : new VerdictCache(options.cache ?? {}, {
             sourceId: this.sourceId,
             // A fixed key may seal shared entries by default; a provider's keys rotate, so it needs `cache.secret`.
-            apiKey: typeof options.apiKey === 'function' ? undefined : (options.apiKey ?? process.env.HASHSCAN_API_KEY),
-            logger: settings.logger,
+            apiKey: key.fixedKey,
+            observers: settings.observers,
             notDetected: this.#notDetected,
             redact: this.#redact,
           });
@@ -140,7 +124,7 @@ export class HashScanClient {
   async scan(hash: string, options: ScanOptions = {}): Promise<ScanResult> {
     const query = normalizeHash(hash);
     const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
-    if (this.#observed()) return this.#observedScan(query, options.signal, totalTimeoutMs);
+    if (this.#observers.active) return this.#observed(query, options.signal, totalTimeoutMs);
     const cached = this.#cache?.get(query.hash);
     if (cached !== undefined) return cached;
     return this.#share(query, options.signal, totalTimeoutMs);
@@ -171,7 +155,7 @@ export class HashScanClient {
    */
   async scanMany(hashes: readonly string[], options: ScanManyOptions = {}): Promise<ScanOutcome[]> {
     const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
-    const settings = { ...this.#batchSettings(options), onProgress: options.onProgress };
+    const settings = { ...batchSettings(options), onProgress: options.onProgress };
     return scanBatch(hashes, settings, (query, signal) => this.#outcomeOf(query, signal, totalTimeoutMs));
   }
 
@@ -197,7 +181,7 @@ export class HashScanClient {
     options: ScanIterableOptions = {},
   ): AsyncGenerator<IndexedScanOutcome, void, undefined> {
     const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
-    const settings = { ...this.#batchSettings(options), onProgress: options.onProgress };
+    const settings = { ...batchSettings(options), onProgress: options.onProgress };
     yield* scanStream(hashes, settings, (input, signal) => this.#outcome(input, signal, totalTimeoutMs));
   }
 
@@ -235,43 +219,16 @@ export class HashScanClient {
    * every promise and frame, and this needs one `then` only on a miss.)
    */
   #outcomeOf(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
-    if (this.#observed()) {
-      return this.#observedScan(query, signal, totalTimeoutMs).then(undefined, (error: unknown) =>
-        errorOutcome(query.hash, error),
-      );
-    }
     try {
-      const cached = this.#cache?.get(query.hash);
+      const cached = this.#observers.active ? undefined : this.#cache?.get(query.hash);
       if (cached !== undefined) return Promise.resolve(cached);
-      return this.#share(query, signal, totalTimeoutMs).then(undefined, (error: unknown) =>
-        errorOutcome(query.hash, error),
-      );
+      const looked = this.#observers.active
+        ? this.#observed(query, signal, totalTimeoutMs)
+        : this.#share(query, signal, totalTimeoutMs);
+      return looked.then(undefined, (error: unknown) => errorOutcome(query.hash, error));
     } catch (error) {
       return Promise.resolve(errorOutcome(query.hash, error));
     }
-  }
-
-  /** Whether a lookup is observed: OpenTelemetry is on, or the scan channel has subscribers now. */
-  #observed(): boolean {
-    return this.#otel?.active() === true || scanTraced();
-  }
-
-  /** One lookup as an operation of the observer seam: its start, cache levels, shared lookup and end. */
-  #observedScan(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanResult> {
-    const op: ScanOperation = {
-      client: 'hashscan',
-      operation: 'scan',
-      hash: query.hash,
-      algorithm: query.algorithm,
-      sourceId: this.sourceId,
-    };
-    return this.#observers.operation(op, () => {
-      const cache = this.#cache;
-      if (cache === undefined) return this.#share(query, signal, totalTimeoutMs, op);
-      const cached = cache.get(query.hash);
-      this.#observers.emit({ type: 'cache', op, level: 'memory', outcome: cached === undefined ? 'miss' : 'hit' });
-      return cached === undefined ? this.#share(query, signal, totalTimeoutMs, op) : Promise.resolve(cached);
-    });
   }
 
   /** Joins the lookup of `query` already under way, or starts it; waits at most `totalTimeoutMs`. */
@@ -279,30 +236,30 @@ export class HashScanClient {
     query: NormalizedHash,
     signal: AbortLike | undefined,
     totalTimeoutMs?: number,
-    op?: ScanOperation,
+    trace?: ScanTrace,
   ): Promise<ScanResult> {
     // Without a budget the caller's signal is used as is: nothing to set up or dispose.
     const wait = totalTimeoutMs === undefined ? undefined : withBudget(signal, totalTimeoutMs);
     const waitSignal = wait === undefined ? signal : wait.signal;
-    if (op !== undefined && this.#inFlight.has(query.hash)) this.#observers.emit({ type: 'in-flight:joined', op });
     const result = this.#inFlight.run(
       query.hash,
-      (shared, progress) => this.#lookup(query, shared, progress, totalTimeoutMs, op),
+      (shared, progress) => this.#lookup(query, shared, progress, totalTimeoutMs, trace),
       waitSignal,
       ({ attempts }) => callerAbortError(query.hash, attempts, waitSignal?.reason),
     );
     return wait === undefined ? result : result.finally(wait.dispose);
   }
 
-  #batchSettings(options: ScanManyOptions | ScanIterableOptions): {
-    concurrency: number;
-    signal: AbortSignal | undefined;
-  } {
-    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    if (!isValidConcurrency(concurrency)) {
-      throw new ConfigurationError('concurrency', 'must be a whole number from 1 to 1024');
-    }
-    return { concurrency, signal: options.signal };
+  /** A lookup someone observes: its operation, cache levels and in-flight join reported as events. */
+  #observed(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanResult> {
+    const trace = scanTrace(this.#observers, query, this.sourceId);
+    return observeOperation(this.#observers, trace.op, trace, () => {
+      const cached = this.#cache?.get(query.hash);
+      if (this.#cache !== undefined) trace.level(cached === undefined ? 'miss' : 'hit', 'memory');
+      if (cached !== undefined) return Promise.resolve(cached);
+      if (this.#inFlight.has(query.hash)) trace.joined();
+      return this.#share(query, signal, totalTimeoutMs, trace);
+    });
   }
 
   /** The lookup shared by concurrent callers: the shared store (when set), else the service. */
@@ -311,17 +268,16 @@ export class HashScanClient {
     signal: AbortLike,
     progress: SharedProgress,
     totalTimeoutMs: number | undefined,
-    op: ScanOperation | undefined,
+    trace: ScanTrace | undefined,
   ): Promise<ScanResult> {
+    if (trace !== undefined) trace.progress = progress;
     // The shared store is asked inside the shared operation: concurrent callers cost one store read.
     // Without a store nothing is awaited: a lookup pays for no tick it does not need.
     const recalled = this.#cache?.recall(query);
-    if (recalled === undefined) return this.#ask(query, signal, progress, totalTimeoutMs, op);
+    if (recalled === undefined) return this.#ask(query, signal, progress, totalTimeoutMs, trace);
     return recalled.then((stored) => {
-      if (op !== undefined) {
-        this.#observers.emit({ type: 'cache', op, level: 'shared', outcome: stored === undefined ? 'miss' : 'hit' });
-      }
-      return stored ?? this.#ask(query, signal, progress, totalTimeoutMs, op);
+      if (trace !== undefined) trace.level(stored === undefined ? 'miss' : 'hit', 'shared');
+      return stored ?? this.#ask(query, signal, progress, totalTimeoutMs, trace);
     });
   }
 
@@ -331,9 +287,10 @@ export class HashScanClient {
     signal: AbortLike,
     progress: SharedProgress,
     totalTimeoutMs: number | undefined,
-    op: ScanOperation | undefined,
+    trace: ScanTrace | undefined,
   ): Promise<ScanResult> {
-    const sent = this.#transport.send(new LookupExchange(this.#lookups, query, progress, signal, totalTimeoutMs, op));
+    const exchange = new LookupExchange(this.#lookups, query, progress, signal, totalTimeoutMs, trace?.op);
+    const sent = this.#transport.send(exchange);
     const cache = this.#cache;
     if (cache === undefined) return sent;
     return sent.then((result) => cache.set(result)?.then(() => result) ?? result);

@@ -1,8 +1,8 @@
-import type { ScanCacheOptions } from '../cache/memory-cache.js';
-import type { CacheStats } from '../cache/verdict-cache.js';
-import type { CommonClientOptions } from '../transport/client-options.js';
 import type { TransportStats } from '../transport/resilience/resilience.js';
+import type { CommonClientOptions } from '../transport/settings/client-options.js';
 import type { ApiKeyProvider } from './api-key.js';
+import type { ScanCacheOptions } from './cache/scan-cache.js';
+import type { CacheStats } from './cache/verdict-cache.js';
 
 /*
  * The options and stats types of HashScanClient, apart from the class so that

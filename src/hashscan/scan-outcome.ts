@@ -4,9 +4,9 @@
  * `scanFile` delegate here.
  * @module
  */
-import { HashScanError } from '../errors/hash-scan-error.js';
+import { HashScanError } from '../errors/hashscan-error.js';
+import type { HashAlgorithm } from '../hashing/hash-algorithm.js';
 import { hashFile } from '../hashing/hash-file.js';
-import type { HashAlgorithm } from './hash-algorithm.js';
 import type { ScanErrorOutcome, ScanOutcome, ScanResult } from './scan-result.js';
 
 /** A `scan()`-shaped function. */

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { SANDBOX_ACCOUNTS, SANDBOX_API_KEY } from '../testing/defaults.js';
-import { halfBody, type ServiceReply, type ServiceRequest, type ServiceResponse } from '../testing/exchange.js';
-import { createHashLookupService, type HashScanServiceOptions } from '../testing/hash-lookup-service.js';
-import type { RecordedRequest } from '../testing/request-log.js';
-import { createSmsService, type SentMessage, type SmsServiceOptions } from '../testing/sms-service.js';
+import { SANDBOX_ACCOUNTS, SANDBOX_API_KEY } from '../doubles/defaults.js';
+import { createHashLookupService, type HashScanServiceOptions } from '../doubles/hash-lookup-service.js';
+import type { RecordedRequest } from '../doubles/request-log.js';
+import { halfBody, type ServiceReply, type ServiceRequest, type ServiceResponse } from '../doubles/service-handler.js';
+import { createSmsService, type SentMessage, type SmsServiceOptions } from '../doubles/sms-service.js';
 import { refusal, serviceAt } from './routes.js';
 
 /**

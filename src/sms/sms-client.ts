@@ -1,30 +1,27 @@
 import { inspect } from 'node:util';
-import { ChannelPublisher, sendTraced } from '../diagnostics/tracing-channels.js';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { positiveMs } from '../config/numbers.js';
 import type { SendOperation } from '../observe/events.js';
-import { ObserverFanOut } from '../observe/fan-out.js';
-import { createTelemetry } from '../telemetry/create-telemetry.js';
-import { checkTelemetry } from '../telemetry/telemetry-options.js';
+import type { Observers } from '../observe/observers.js';
+import { observeOperation } from '../observe/operation.js';
+import type { CredentialSource } from '../secrets/credentials.js';
+import type { Redactor } from '../secrets/redact.js';
+import { SecretSet } from '../secrets/secret-set.js';
+import { clientObservers } from '../telemetry/publishers.js';
+import { Transport } from '../transport/call/transport.js';
+import type { TransportStats } from '../transport/resilience/resilience.js';
 import {
+  type ClientDefaults,
   type CommonClientOptions,
   DEFAULT_TIMEOUT_MS,
-  positiveMs,
   resolveTransportSettings,
-} from '../transport/client-options.js';
-import type { CredentialSource } from '../transport/credentials.js';
-import { startDeadline } from '../transport/deadline.js';
-import { emitLine, type Logger } from '../transport/logger.js';
-import type { Redactor } from '../transport/redact.js';
-import type { TransportStats } from '../transport/resilience/resilience.js';
-import { SecretSet } from '../transport/secret-set.js';
-import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
-import { Transport } from '../transport/transport.js';
+} from '../transport/settings/client-options.js';
+import { summarizeTransport, type TransportSummary } from '../transport/settings/settings-summary.js';
 import { ClockOffset } from './clock-offset.js';
 import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
-import { newSendState, resignsOnce, type SendDeps, sendExchange } from './send-exchange.js';
+import { newSendState, type SendDeps, sendExchange } from './send-exchange.js';
 import { checkSendOptions } from './send-options.js';
-import { type SendSmsParams, type SendSmsRequest, toSendParams } from './send-request.js';
+import { type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
 import {
   type SigningKeys,
@@ -33,14 +30,10 @@ import {
   smsCredentialSource,
 } from './sms-credentials.js';
 import { createSmsRedactor, maskAccessKeyId, type SmsSecrets } from './sms-redactor.js';
-import { isWellFormed } from './well-formed.js';
+import { resolveSmsSettings } from './sms-settings.js';
 
-/** `Version` of the AK/SK mode this client speaks. */
-const DEFAULT_VERSION = '2017-05-25';
-/** The service routes this `Version` to another vendor's protocol (spec parts 4 and 9). */
-const FOREIGN_PROTOCOL_VERSION = '2021-01-11';
-const DEFAULT_REGION = 'cn-hangzhou';
-const METHODS: ReadonlySet<string> = new Set<SmsMethod>(['GET', 'POST']);
+/** What this client sets for itself in the shared transport settings. */
+const SMS_DEFAULTS: ClientDefaults = { baseUrlEnv: 'SMS_BASE_URL', name: 'sms', cooldownMs: 10_000 };
 
 /**
  * Options of {@link SmsClient}.
@@ -135,12 +128,6 @@ export interface SendSmsOptions {
   readonly totalTimeoutMs?: number;
 }
 
-function configString(value: string, option: string): string {
-  if (typeof value !== 'string' || value === '') throw new ConfigurationError(option, 'must be a non-empty string');
-  if (!isWellFormed(value)) throw new ConfigurationError(option, 'contains a lone UTF-16 surrogate');
-  return value;
-}
-
 /**
  * Sends template SMS through the AK/SK-signed (HMAC-SHA1, signature version
  * 1.0) interface. Each attempt is signed afresh with a new nonce and
@@ -164,14 +151,11 @@ export class SmsClient {
   readonly #redact: Redactor;
   readonly #transport: Transport;
   readonly #deps: SendDeps;
-  readonly #logger: Logger;
+  readonly #observers: Observers;
   readonly #clock = new ClockOffset();
   readonly #retryUnknownOutcome: boolean;
   readonly #totalTimeoutMs: number | undefined;
   readonly #summary: TransportSummary;
-  /** The subscribers of the observer seam: the tracing channels, and OpenTelemetry when it is on. */
-  readonly #observers: ObserverFanOut;
-  readonly #otel: { active(): boolean } | undefined;
   /** The checked base URL. */
   readonly baseUrl: string;
   /** Default method of {@link SmsClient.send}. */
@@ -187,47 +171,20 @@ export class SmsClient {
       redact: this.#redact,
       timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
     });
-    const settings = resolveTransportSettings(options, {
-      baseUrlEnv: 'SMS_BASE_URL',
-      name: 'sms',
-      redact: this.#redact,
-    });
+    const observers = clientObservers(options, { client: 'sms', baseUrl: () => this.baseUrl, owner: this });
+    const settings = resolveTransportSettings(options, SMS_DEFAULTS, this.#redact, observers);
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
-    const otel = createTelemetry(checkTelemetry(options.telemetry), {
-      client: 'sms',
-      baseUrl: settings.baseUrl,
-      owner: this,
-    });
-    this.#otel = otel;
-    this.#observers = new ObserverFanOut(
-      otel === undefined ? [new ChannelPublisher()] : [new ChannelPublisher(), otel],
-    );
-    this.#transport = new Transport({
-      ...settings,
-      describeResponse: describeSmsResponse,
-      trackWrites: true,
-      observe: otel === undefined ? undefined : (event) => this.#observers.emit(event),
-    });
+    this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse, trackWrites: true });
     this.#totalTimeoutMs = settings.totalTimeoutMs;
-    this.#logger = settings.logger;
+    this.#observers = settings.observers;
     this.baseUrl = settings.baseUrl;
     this.#summary = summarizeTransport(settings);
 
-    const method = options.method ?? 'POST';
-    if (!METHODS.has(method)) throw new ConfigurationError('method', 'must be "GET" or "POST"');
-    this.method = method;
-    this.regionId = configString(options.regionId ?? DEFAULT_REGION, 'regionId');
-    this.version = configString(options.version ?? DEFAULT_VERSION, 'version');
-    if (this.version === FOREIGN_PROTOCOL_VERSION) {
-      throw new ConfigurationError(
-        'version',
-        `${FOREIGN_PROTOCOL_VERSION} is routed by the service to another vendor's protocol, not to AK/SK signing`,
-      );
-    }
-    if (options.retryUnknownOutcome !== undefined && typeof options.retryUnknownOutcome !== 'boolean') {
-      throw new ConfigurationError('retryUnknownOutcome', 'must be a boolean');
-    }
-    this.#retryUnknownOutcome = options.retryUnknownOutcome ?? false;
+    const own = resolveSmsSettings(options);
+    this.method = own.method;
+    this.regionId = own.regionId;
+    this.version = own.version;
+    this.#retryUnknownOutcome = own.retryUnknownOutcome;
     const signing: SigningContext = { regionId: this.regionId, version: this.version };
     this.#deps = {
       credentials: this.#credentials,
@@ -235,16 +192,9 @@ export class SmsClient {
       signing,
       redact: this.#redact,
       retryUnknownOutcome: this.#retryUnknownOutcome,
-      onClockCorrected: (offsetMs) =>
-        emitLine(
-          this.#logger,
-          'info',
-          `sms: the service's clock differs from ours; timestamps now corrected by ${offsetMs} ms`,
-          {
-            client: 'sms',
-            clockOffsetMs: offsetMs,
-          },
-        ),
+      onClockCorrected: (offsetMs) => {
+        if (this.#observers.listens('clock')) this.#observers.emit({ type: 'clock', client: 'sms', offsetMs });
+      },
     };
   }
 
@@ -271,57 +221,27 @@ export class SmsClient {
   async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
     const { method, signal, totalTimeoutMs } = checkSendOptions(options, this.method);
     const params = toSendParams(request);
-    if (this.#otel?.active() !== true && !sendTraced())
-      return this.#send(params, method, signal, totalTimeoutMs, undefined);
-    const op: SendOperation = {
-      client: 'sms',
-      operation: 'send',
-      phoneCount: params.PhoneNumbers.split(',').length,
-      templateCode: params.TemplateCode,
-      method,
-    };
-    return this.#observers.operation(op, () => this.#send(params, method, signal, totalTimeoutMs, op));
-  }
-
-  async #send(
-    params: SendSmsParams,
-    method: SmsMethod,
-    signal: AbortSignal | undefined,
-    totalTimeoutMs: number | undefined,
-    op: SendOperation | undefined,
-  ): Promise<SendSmsResult> {
     const state = newSendState();
-    // One budget for the whole send, re-signed round included.
-    const budget = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
-    const round = () => ({
-      ...sendExchange(this.#deps, method, params, state, signal),
-      op,
-      totalTimeoutMs: budget?.remaining(),
-    });
-    try {
-      return await this.#transport.send(round());
-    } catch (error) {
-      // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
-      if (!resignsOnce(error) || signal?.aborted) throw error;
-      emitLine(this.#logger, 'info', `sms: the service refused the request with ${error.code}; re-signing it once`, {
-        client: 'sms',
-        code: error.code,
-        clockOffsetMs: this.#clock.offsetMs,
-      });
-      state.attemptsBefore = state.attempts;
-      if (op !== undefined) {
-        this.#observers.emit({
-          type: 'retry',
+    const observers = this.#observers;
+    const op: SendOperation | undefined = observers.active
+      ? {
           client: 'sms',
-          op,
-          attempt: state.attempts,
-          delayMs: 0,
-          reason: error.code,
-          kind: 'resign',
-        });
-      }
-      return this.#transport.send(round());
-    }
+          operation: 'send',
+          phoneCount: params.PhoneNumbers.split(',').length,
+          templateCode: params.TemplateCode,
+          method,
+        }
+      : undefined;
+    const exchange = sendExchange(this.#deps, {
+      method,
+      params,
+      state,
+      signal,
+      totalTimeoutMs: totalTimeoutMs ?? this.#totalTimeoutMs,
+      op,
+    });
+    if (op === undefined) return this.#transport.send(exchange);
+    return observeOperation(observers, op, { attempts: () => state.attempts }, () => this.#transport.send(exchange));
   }
 
   /** Requests, retries, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */

@@ -40,7 +40,7 @@ export class ClientMetrics {
   readonly #fixed: MeterProvider | undefined;
   readonly #client: ClientName;
   readonly #owner: WeakRef<StatsSource>;
-  readonly #serverAddress: string;
+  readonly #serverAddress: () => string;
   #provider: MeterProvider | undefined;
   #instruments: Instruments | undefined;
   /** Whether {@link #provider} is a real one (not the API's no-op, in place until one is registered). */
@@ -51,7 +51,7 @@ export class ClientMetrics {
     provider: MeterProviderLike | undefined,
     client: ClientName,
     owner: StatsSource,
-    serverAddress: string,
+    serverAddress: () => string,
   ) {
     this.#api = api;
     this.#fixed = provider as MeterProvider | undefined;
@@ -139,7 +139,7 @@ export class ClientMetrics {
         gauge.removeCallback(callback);
         return;
       }
-      const attributes = { 'hashscan_sms.client': this.#client, 'server.address': this.#serverAddress };
+      const attributes = { 'hashscan_sms.client': this.#client, 'server.address': this.#serverAddress() };
       read(result, { stats: owner.stats(), attributes });
     };
     gauge.addCallback(callback);

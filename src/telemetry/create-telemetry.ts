@@ -15,8 +15,8 @@ import type { TelemetrySetting } from './telemetry-options.js';
 /** What a client tells the telemetry room about itself. */
 export interface TelemetryTarget {
   readonly client: ClientName;
-  /** Its checked base URL: `server.address` and `server.port` of its metrics. */
-  readonly baseUrl: string;
+  /** Its checked base URL (read on first use): `server.address` and `server.port` of its metrics. */
+  readonly baseUrl: () => string;
   /** The client itself, for the gauges (held weakly). */
   readonly owner: StatsSource;
 }
@@ -29,10 +29,14 @@ export function createTelemetry(
   if (setting === false) return undefined;
   const api = otelApi();
   if (api === undefined) return undefined;
-  const server = serverOf(target.baseUrl);
+  let known: ServerTarget | undefined;
+  const server = (): ServerTarget => {
+    known ??= serverOf(target.baseUrl());
+    return known;
+  };
   const given = setting?.tracerProvider as TracerProvider | undefined;
   const provider = given ?? api.trace.getTracerProvider();
-  const metrics = new ClientMetrics(api, setting?.meterProvider, target.client, target.owner, server.address);
+  const metrics = new ClientMetrics(api, setting?.meterProvider, target.client, target.owner, () => server().address);
   return new OtelObserver(
     api,
     provider.getTracer(SCOPE, VERSION),

@@ -6,7 +6,14 @@
  * clients or the transport). Imports the API types; the API is handed in.
  */
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
-import type { ClientName, Observer, ObserverEvent, OperationEnd, OperationRef } from '../observe/events.js';
+import type {
+  ClientName,
+  Observer,
+  ObserverEvent,
+  ObserverEventType,
+  OperationEnd,
+  OperationRef,
+} from '../observe/events.js';
 import type { ClientMetrics } from './client-metrics.js';
 import type { OtelApi } from './otel-api.js';
 import { urlFull } from './url-full.js';
@@ -27,6 +34,19 @@ interface OperationSpan {
 
 type EventOf<T extends ObserverEvent['type']> = Extract<ObserverEvent, { type: T }>;
 
+/** The events this subscriber reads; the hub builds no other for it. */
+const TYPES: readonly ObserverEventType[] = [
+  'operation:start',
+  'operation:end',
+  'attempt:start',
+  'attempt:end',
+  'cache',
+  'in-flight:joined',
+  'retry',
+  'breaker:refused',
+  'rate-gate',
+];
+
 const SPAN_NAMES: Readonly<Record<ClientName, string>> = { hashscan: 'HashScanClient.scan', sms: 'SmsClient.send' };
 
 /** Publishes the events of one client as OpenTelemetry spans and metric points. */
@@ -34,12 +54,19 @@ export class OtelObserver implements Observer {
   readonly #api: OtelApi;
   readonly #tracer: Tracer;
   readonly #metrics: ClientMetrics;
-  readonly #server: ServerTarget;
+  readonly #server: () => ServerTarget;
+  readonly types = TYPES;
   readonly #operations = new WeakMap<OperationRef, OperationSpan>();
   /** Whether spans record now: a tracer provider was given, or the global one has a delegate. */
   readonly #tracing: () => boolean;
 
-  constructor(api: OtelApi, tracer: Tracer, metrics: ClientMetrics, server: ServerTarget, tracing: () => boolean) {
+  constructor(
+    api: OtelApi,
+    tracer: Tracer,
+    metrics: ClientMetrics,
+    server: () => ServerTarget,
+    tracing: () => boolean,
+  ) {
     this.#api = api;
     this.#tracer = tracer;
     this.#metrics = metrics;
@@ -95,7 +122,7 @@ export class OtelObserver implements Observer {
         );
         break;
       default:
-        // call:start/end, store, breaker transitions: the gauges and the other events say it already.
+        // Not among its types.
         break;
     }
   }
@@ -154,10 +181,11 @@ export class OtelObserver implements Observer {
   #attemptEnd(event: EventOf<'attempt:end'>): void {
     const errorType =
       event.status === undefined ? event.errorCode : event.status >= 400 ? String(event.status) : undefined;
+    const server = this.#server();
     const metric: Attributes = {
       'http.request.method': event.method,
-      'server.address': this.#server.address,
-      'server.port': this.#server.port,
+      'server.address': server.address,
+      'server.port': server.port,
     };
     if (event.status !== undefined) metric['http.response.status_code'] = event.status;
     if (errorType !== undefined) metric['error.type'] = errorType;

@@ -3,7 +3,7 @@
  * sensitive query parameters replaced by `REDACTED`. Imports the package's
  * URL parameter redaction only.
  */
-import { redactUrlParams, SECRET_QUERY_PARAMS } from '../transport/redact-url-params.js';
+import { redactUrlParams, SECRET_QUERY_PARAMS } from '../secrets/redact-url-params.js';
 
 /**
  * Query parameters whose values never reach a span: the conventions' own

@@ -57,14 +57,14 @@ function leave<V>(shared: Shared<V>, waiter: Waiter<V>): void {
 export class InFlight<K, V> {
   readonly #pending = new Map<K, Shared<V>>();
 
-  /** Whether an operation for `key` is under way (a caller of `run` would join it). */
-  has(key: K): boolean {
-    return this.#pending.has(key);
-  }
-
   /** Number of distinct operations under way. */
   get size(): number {
     return this.#pending.size;
+  }
+
+  /** Whether an operation for `key` is under way (a {@link run} now would join it). */
+  has(key: K): boolean {
+    return this.#pending.has(key);
   }
 
   run(

@@ -28,7 +28,7 @@ const sendOp: SendOperation = {
 describe('tracing channels', () => {
   it('publishes start and end at the start, then asyncStart and asyncEnd with the result, in tracePromise order', () => {
     const { seen, stop } = captureChannel(SCAN_CHANNEL);
-    const publisher = new ChannelPublisher();
+    const publisher = new ChannelPublisher('hashscan');
     publisher.observe({ type: 'operation:start', op: scanOp });
     const result = { verdict: 'not_detected' };
     publisher.observe({ type: 'operation:end', op: scanOp, result, cache: 'memory', attempts: 0, durationMs: 1 });
@@ -45,7 +45,7 @@ describe('tracing channels', () => {
 
   it('publishes error before asyncStart on failure, on the send channel', () => {
     const { seen, stop } = captureChannel(SEND_CHANNEL);
-    const publisher = new ChannelPublisher();
+    const publisher = new ChannelPublisher('sms');
     publisher.observe({ type: 'operation:start', op: sendOp });
     const error = new Error('refused');
     publisher.observe({
@@ -68,7 +68,7 @@ describe('tracing channels', () => {
     const keep = (message: object) => contexts.push(message);
     const handlers = { start: keep, end: keep, asyncStart: keep, asyncEnd: keep, error: keep };
     channel.subscribe(handlers);
-    const publisher = new ChannelPublisher();
+    const publisher = new ChannelPublisher('hashscan');
     publisher.observe({ type: 'operation:start', op: scanOp });
     publisher.observe({ type: 'operation:end', op: scanOp, result: {}, cache: undefined, attempts: 1, durationMs: 1 });
     channel.unsubscribe(handlers);
@@ -76,7 +76,7 @@ describe('tracing channels', () => {
   });
 
   it('traces nothing without subscribers at the start, even if one subscribes before the end', () => {
-    const publisher = new ChannelPublisher();
+    const publisher = new ChannelPublisher('hashscan');
     publisher.observe({ type: 'operation:start', op: scanOp });
     const { seen, stop } = captureChannel(SCAN_CHANNEL);
     publisher.observe({ type: 'operation:end', op: scanOp, result: {}, cache: undefined, attempts: 1, durationMs: 1 });

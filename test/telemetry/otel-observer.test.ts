@@ -33,7 +33,7 @@ function observer(client: 'hashscan' | 'sms' = 'hashscan') {
   harness = otelHarness();
   const made = createTelemetry(
     { tracerProvider: harness.tracerProvider, meterProvider: harness.meterProvider },
-    { client, baseUrl: 'https://h.example:8443', owner },
+    { client, baseUrl: () => 'https://h.example:8443', owner },
   );
   if (made === undefined) throw new Error('telemetry should be on');
   return (event: ObserverEvent) => made.observe(event);
@@ -261,7 +261,7 @@ describe('OpenTelemetry subscriber (synthetic events)', () => {
     harness = otelHarness();
     const made = createTelemetry(
       { meterProvider: harness.meterProvider },
-      { client: 'hashscan', baseUrl: 'https://h.example', owner },
+      { client: 'hashscan', baseUrl: () => 'https://h.example', owner },
     );
     const op = scanOp();
     // No global tracer provider: the API's proxy hands out non-recording spans.
@@ -279,14 +279,14 @@ describe('OpenTelemetry subscriber (synthetic events)', () => {
   });
 
   it('is off with `telemetry: false`', () => {
-    expect(createTelemetry(false, { client: 'hashscan', baseUrl: 'https://h.example', owner })).toBeUndefined();
+    expect(createTelemetry(false, { client: 'hashscan', baseUrl: () => 'https://h.example', owner })).toBeUndefined();
   });
 });
 
 describe('OpenTelemetry subscriber activity', () => {
   it('is inactive on the global providers until one is registered, then active', async () => {
     const { metrics } = await import('@opentelemetry/api');
-    const made = createTelemetry(undefined, { client: 'hashscan', baseUrl: 'https://h.example', owner });
+    const made = createTelemetry(undefined, { client: 'hashscan', baseUrl: () => 'https://h.example', owner });
     expect(made?.active()).toBe(false);
     harness = otelHarness();
     trace.setGlobalTracerProvider(harness.tracerProvider);
@@ -308,7 +308,7 @@ describe('OpenTelemetry subscriber activity', () => {
     harness = otelHarness();
     const made = createTelemetry(
       { tracerProvider: harness.tracerProvider },
-      { client: 'hashscan', baseUrl: 'https://h.example', owner },
+      { client: 'hashscan', baseUrl: () => 'https://h.example', owner },
     );
     expect(made?.active()).toBe(true);
   });

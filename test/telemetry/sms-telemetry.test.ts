@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEND_CHANNEL } from '../../src/diagnostics/tracing-channels.js';
 import { SmsClient, type SmsClientOptions } from '../../src/sms/index.js';
 import { createSmsHandlers } from '../../src/testing/index.js';
-import type { FetchLike } from '../../src/transport/transport.js';
+import type { FetchLike } from '../../src/transport/call/transport.js';
 import { useMswServer } from '../helpers/msw.js';
 import { captureChannel, type OtelHarness, otelHarness, telemetryText } from '../helpers/otel.js';
 import { readRequest } from '../sms/sms-service.js';

@@ -15,7 +15,7 @@ const {
 const { startBackend } = require(process.env.SMOKE_ROOT_ONLY === '1' ? './backend-stub.cjs' : './backend.cjs');
 
 async function main() {
-  // The CJS build answers `require()` (ky and p-retry are bundled into it: they are ESM only).
+  // The CJS build answers `require()` (ky is bundled into it: it is ESM only).
   assert.match(require.resolve('hashscan-sms'), /[\\/]node_modules[\\/]hashscan-sms[\\/]dist[\\/]index\.cjs$/);
   assert.equal(VERSION, require('hashscan-sms/package.json').version);
 

@@ -1,9 +1,10 @@
 import type { HashAlgorithm, HashedFile, ScanOutcome } from '../../index.js';
 import { decide } from '../../index.js';
+import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
 import { connectHashScan, wholeNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
-import { Diagnostics, SecretMask } from '../io.js';
+import { Diagnostics } from '../io.js';
 import { lookUpEach } from '../lookup-pipeline.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';

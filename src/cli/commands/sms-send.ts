@@ -1,7 +1,8 @@
 import { SmsError } from '../../index.js';
+import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, noArguments, OUTPUT_OPTIONS, oneOf, parseFlags } from '../command.js';
 import { connectSms } from '../config.js';
-import { Diagnostics, messageOf, SecretMask } from '../io.js';
+import { Diagnostics, messageOf } from '../io.js';
 import { createWriter, FORMATS } from '../output/index.js';
 import { EXIT, UsageError } from '../usage-error.js';
 
