@@ -58,13 +58,36 @@ function common(flags: ConnectionFlags, logger: Logger | undefined) {
   };
 }
 
-/** Turns a client's configuration error into a usage error (exit 64); its message holds no secret. */
-function construct<C>(build: () => C): C {
+/** Where the command line takes each client option from: what it is, and its flag (if any) and variable. */
+type OptionSources = Readonly<Record<string, readonly [what: string, from: string]>>;
+
+const HASHSCAN_SOURCES: OptionSources = {
+  apiKey: ['API key', '--api-key or HASHSCAN_API_KEY'],
+  baseUrl: ['base URL', '--base-url or HASHSCAN_BASE_URL'],
+};
+
+const SMS_SOURCES: OptionSources = {
+  accessKeyId: ['access key id', '--access-key-id or SMS_ACCESS_KEY_ID'],
+  accessKeySecret: ['access key secret', 'SMS_ACCESS_KEY_SECRET (never a flag)'],
+  baseUrl: ['base URL', '--base-url or SMS_BASE_URL'],
+};
+
+/**
+ * Turns a client's configuration error into a usage error (exit 64) that names the flag and variable
+ * a command-line user sets, not the library option (`apiKey`); its message holds no secret.
+ */
+function construct<C>(build: () => C, sources: OptionSources): C {
   try {
     return build();
   } catch (error) {
-    if (error instanceof ConfigurationError) throw new UsageError(error.message);
-    throw error;
+    if (!(error instanceof ConfigurationError)) throw error;
+    const source = sources[error.option];
+    if (source === undefined) throw new UsageError(error.message);
+    const [what, from] = source;
+    if (/ is required/.test(error.message)) {
+      throw new UsageError(`missing ${what}: set ${from} (or try it offline with --sandbox)`);
+    }
+    throw new UsageError(`${from}: ${error.message.slice(error.option.length + 2)}`);
   }
 }
 
@@ -75,6 +98,7 @@ function construct<C>(build: () => C): C {
 async function connect<C>(
   flags: ConnectionFlags,
   connections: number,
+  sources: OptionSources,
   build: (sandbox: Sandbox | undefined, agent: Agent) => C,
 ): Promise<Connection<C>> {
   const sandbox = flags.sandbox === true ? await startSandbox() : undefined;
@@ -84,7 +108,7 @@ async function connect<C>(
     await sandbox?.close();
   };
   try {
-    return { client: construct(() => build(sandbox, agent)), close };
+    return { client: construct(() => build(sandbox, agent), sources), close };
   } catch (error) {
     await close();
     throw error;
@@ -98,7 +122,7 @@ export async function connectHashScan(
   diagnostics: Diagnostics,
 ): Promise<Connection<HashScanClient>> {
   const { env } = diagnostics.io;
-  return connect(flags, concurrency, (sandbox, agent) => {
+  return connect(flags, concurrency, HASHSCAN_SOURCES, (sandbox, agent) => {
     const apiKey = sandbox?.apiKey ?? flags['api-key'] ?? env.HASHSCAN_API_KEY;
     diagnostics.secrets.add(apiKey);
     return new HashScanClient({
@@ -117,7 +141,7 @@ export async function connectSms(
   diagnostics: Diagnostics,
 ): Promise<Connection<SmsClient>> {
   const { env } = diagnostics.io;
-  return connect(flags, 1, (sandbox, agent) => {
+  return connect(flags, 1, SMS_SOURCES, (sandbox, agent) => {
     const accessKeyId = sandbox?.accessKeyId ?? flags['access-key-id'] ?? env.SMS_ACCESS_KEY_ID;
     // The secret is never a flag: command lines are visible to every user of the machine (`ps`).
     const accessKeySecret = sandbox?.accessKeySecret ?? env.SMS_ACCESS_KEY_SECRET;

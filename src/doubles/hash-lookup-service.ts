@@ -23,17 +23,17 @@ import {
  */
 export interface HashScanServiceOptions {
   /** The only accepted `api_key`. @defaultValue `'sandbox-api-key'` */
-  readonly apiKey?: string;
+  readonly apiKey?: string | undefined;
   /** Flagged files. @defaultValue {@link SANDBOX_HASH_RECORDS} (EICAR and two made-up samples) */
-  readonly records?: readonly HashRecord[];
+  readonly records?: readonly HashRecord[] | undefined;
   /**
    * Hash → fault. Keys may be in any letter case; a fault applies to the exact
    * digest it is keyed by (not to the record's other digests).
    * @defaultValue {@link SANDBOX_HASH_FAULTS} (one made-up hash per fault kind)
    */
-  readonly faults?: Readonly<Record<string, HashScanFault>>;
+  readonly faults?: Readonly<Record<string, HashScanFault>> | undefined;
   /** `message` of a non-detection. @defaultValue `'No active detection service detected this file.'` */
-  readonly notDetectedMessage?: string;
+  readonly notDetectedMessage?: string | undefined;
 }
 
 const DEFAULT_NOT_DETECTED_MESSAGE = 'No active detection service detected this file.';

@@ -30,11 +30,11 @@ export interface HashRecord {
 /** Options of {@link recordFor}. */
 export interface RecordForOptions {
   /** @defaultValue `'sandbox'` */
-  readonly source?: string;
+  readonly source?: string | undefined;
   /** A `YYYY-MM-DD HH:MM:SS` string, or a `Date` written in UTC. @defaultValue `'2024-01-01 00:00:00'` */
-  readonly firstSeen?: string | Date;
+  readonly firstSeen?: string | Date | undefined;
   /** Same shape as `firstSeen`. @defaultValue the `firstSeen` value */
-  readonly lastSeen?: string | Date;
+  readonly lastSeen?: string | Date | undefined;
 }
 
 const SEEN_AT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;

@@ -15,16 +15,16 @@ export type { SentMessage, SmsAccount } from './sms-account.js';
 /** What the SMS double knows. Every field is optional; left out, it takes the sandbox default. */
 export interface SmsServiceOptions {
   /** @defaultValue {@link SANDBOX_SMS_ACCOUNTS} (one member, one free account) */
-  readonly accounts?: readonly SmsAccount[];
+  readonly accounts?: readonly SmsAccount[] | undefined;
   /**
    * Template code → content with `${name}` placeholders, or `null` for a
    * template whose content the back office does not hold (billed 1 per send).
    * `SMS_500650100` needs no entry: only its signature is checked.
    * @defaultValue {@link SANDBOX_TEMPLATES}
    */
-  readonly templates?: Readonly<Record<string, string | null>>;
+  readonly templates?: Readonly<Record<string, string | null>> | undefined;
   /** The system default signature: used when `SignName` is omitted, and always for free accounts. @defaultValue `'Sandbox'` */
-  readonly defaultSignName?: string;
+  readonly defaultSignName?: string | undefined;
   /**
    * The fault switch: phone number → the error `Code` a correctly signed
    * send to it is refused with (HTTP 400, nothing sent). Replaces the
@@ -35,20 +35,20 @@ export interface SmsServiceOptions {
    * { faults: { ...SANDBOX_SMS_FAULTS, '13800000009': 'isv.DAY_LIMIT_CONTROL' } }
    * ```
    */
-  readonly faults?: Readonly<Record<string, string>>;
+  readonly faults?: Readonly<Record<string, string>> | undefined;
   /**
    * How far the double's clock is from the local one, in ms: `20 * 60_000`
    * plays a server 20 minutes ahead. The double's `Date` header and its
    * `Timestamp` check use this clock.
    * @defaultValue 0
    */
-  readonly clockOffsetMs?: number;
+  readonly clockOffsetMs?: number | undefined;
   /**
    * A `Timestamp` further than this from the double's clock is refused with
    * `InvalidTimeStamp.Expired`.
    * @defaultValue 900000 (15 minutes, as the vendor)
    */
-  readonly timestampToleranceMs?: number;
+  readonly timestampToleranceMs?: number | undefined;
 }
 
 /** Where the SMS double writes what it saw and what it sent. */

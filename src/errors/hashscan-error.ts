@@ -1,3 +1,4 @@
+import { brandErrorClass } from './brand.js';
 import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-error.js';
 
 /**
@@ -65,6 +66,10 @@ export interface HashScanErrorInit extends HashScanSmsErrorInit {
  * ```
  */
 export class HashScanError extends HashScanSmsError {
+  static {
+    brandErrorClass(HashScanError, 'HashScanError');
+  }
+
   /** Why there is no trustworthy answer; see {@link HashScanErrorCode}. */
   readonly code: HashScanErrorCode;
   /** The hash that was looked up (lower-cased), or the raw input for `INVALID_HASH`. */

@@ -11,7 +11,10 @@ import type { ScanOutcome } from './scan-result.js';
 const DEFAULT_CONCURRENCY = 8;
 
 /** The `concurrency` and `signal` of a batch's options, checked (default concurrency 8). */
-export function batchSettings(options: { readonly concurrency?: number; readonly signal?: AbortSignal | undefined }): {
+export function batchSettings(options: {
+  readonly concurrency?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+}): {
   concurrency: number;
   signal: AbortSignal | undefined;
 } {

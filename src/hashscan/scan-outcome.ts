@@ -22,9 +22,9 @@ type Scan = (hash: string, options: { readonly signal?: AbortSignal }) => Promis
  */
 export interface ScanFileOptions {
   /** Digest to compute and look up. The spec prefers SHA-256. @defaultValue `'sha256'` */
-  readonly algorithm?: HashAlgorithm;
+  readonly algorithm?: HashAlgorithm | undefined;
   /** Aborts the lookup (the outcome is then an `ABORTED` error). */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** The outcome of `scanFile`: the lookup's outcome and the file it is about. */

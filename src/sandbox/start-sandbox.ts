@@ -17,15 +17,15 @@ import { refusal, serviceAt } from './routes.js';
  */
 export interface SandboxOptions {
   /** Interface to bind. Anything but loopback exposes the sandbox to the network. @defaultValue `'127.0.0.1'` */
-  readonly host?: string;
+  readonly host?: string | undefined;
   /** @defaultValue 0 (a free port) */
-  readonly port?: number;
+  readonly port?: number | undefined;
   /** The hash lookup double. @defaultValue the sandbox data (see `SANDBOX_*` constants) */
-  readonly hashScan?: HashScanServiceOptions;
+  readonly hashScan?: HashScanServiceOptions | undefined;
   /** The SMS double. @defaultValue the sandbox data */
-  readonly sms?: SmsServiceOptions;
+  readonly sms?: SmsServiceOptions | undefined;
   /** Larger request bodies answer HTTP 413. @defaultValue 1048576 (1 MiB) */
-  readonly maxBodyBytes?: number;
+  readonly maxBodyBytes?: number | undefined;
 }
 
 /** A running sandbox. */

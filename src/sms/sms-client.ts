@@ -53,12 +53,12 @@ export interface SmsClientOptions extends CommonClientOptions {
    * Access key id, sent as `AccessKeyId`. Shown masked (`LTAI***`) in logs and errors.
    * @defaultValue `process.env.SMS_ACCESS_KEY_ID`
    */
-  readonly accessKeyId?: string;
+  readonly accessKeyId?: string | undefined;
   /**
    * Access key secret. It signs requests and is never sent, logged or shown.
    * @defaultValue `process.env.SMS_ACCESS_KEY_SECRET`
    */
-  readonly accessKeySecret?: string;
+  readonly accessKeySecret?: string | undefined;
   /**
    * Credentials as one object, or a provider asked before a request whenever
    * the last answer has expired (its `expiresAt`, else after 5 minutes), so a
@@ -77,9 +77,9 @@ export interface SmsClientOptions extends CommonClientOptions {
    * }
    * ```
    */
-  readonly credentials?: SmsCredentials | SmsCredentialsProvider;
+  readonly credentials?: SmsCredentials | SmsCredentialsProvider | undefined;
   /** @defaultValue `process.env.SMS_BASE_URL` */
-  readonly baseUrl?: string;
+  readonly baseUrl?: string | undefined;
   /**
    * How requests are sent: `POST` (a form body) or `GET` (a query string).
    * The signature covers the method, so the two are not interchangeable.
@@ -87,15 +87,15 @@ export interface SmsClientOptions extends CommonClientOptions {
    * variables out of URLs, which proxies and servers tend to log.
    * @defaultValue `'POST'`
    */
-  readonly method?: SmsMethod;
+  readonly method?: SmsMethod | undefined;
   /** The `RegionId` common parameter. @defaultValue `'cn-hangzhou'` */
-  readonly regionId?: string;
+  readonly regionId?: string | undefined;
   /**
    * The `Version` common parameter. `2021-01-11` is refused: the service
    * routes it to another vendor's protocol, not to this one.
    * @defaultValue `'2017-05-25'`
    */
-  readonly version?: string;
+  readonly version?: string | undefined;
   /**
    * Re-send after a time-out, a connection broken after the request was
    * written, or an HTTP 408/429/5xx without a service answer.
@@ -106,26 +106,26 @@ export interface SmsClientOptions extends CommonClientOptions {
    * re-sent either way, following `retry`.
    * @defaultValue `false`
    */
-  readonly retryUnknownOutcome?: boolean;
+  readonly retryUnknownOutcome?: boolean | undefined;
 }
 
 /** Per-call options of {@link SmsClient.send}. */
 export interface SendSmsOptions {
   /** Overrides the client's `method` for this send. */
-  readonly method?: SmsMethod;
+  readonly method?: SmsMethod | undefined;
   /**
    * Aborts the send. An abort after the request was written rejects with
    * `ABORTED` and `outcome: 'unknown'`: the service may still deliver it.
    * A signal aborted with a `TimeoutError` (`AbortSignal.timeout()`) rejects
    * with `TIMEOUT` instead (same `outcome` rule).
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /**
    * Budget of this send, every attempt and back-off included, in ms;
    * rejects `TIMEOUT` when spent. Overrides the client's `totalTimeoutMs`.
    * @defaultValue the client's `totalTimeoutMs`
    */
-  readonly totalTimeoutMs?: number;
+  readonly totalTimeoutMs?: number | undefined;
 }
 
 /**

@@ -16,10 +16,10 @@ const METHODS: ReadonlySet<string> = new Set<SmsMethod>(['GET', 'POST']);
 
 /** The options this module reads (a subset of `SmsClientOptions`). */
 export interface SmsSettingOptions {
-  readonly method?: SmsMethod;
-  readonly regionId?: string;
-  readonly version?: string;
-  readonly retryUnknownOutcome?: boolean;
+  readonly method?: SmsMethod | undefined;
+  readonly regionId?: string | undefined;
+  readonly version?: string | undefined;
+  readonly retryUnknownOutcome?: boolean | undefined;
 }
 
 /** The checked values, defaults applied. */

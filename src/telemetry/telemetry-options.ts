@@ -36,9 +36,9 @@ export interface MeterProviderLike {
  */
 export interface TelemetryOptions {
   /** @defaultValue the global tracer provider (`trace.getTracerProvider()`) */
-  readonly tracerProvider?: TracerProviderLike;
+  readonly tracerProvider?: TracerProviderLike | undefined;
   /** @defaultValue the global meter provider (`metrics.getMeterProvider()`), read at each operation */
-  readonly meterProvider?: MeterProviderLike;
+  readonly meterProvider?: MeterProviderLike | undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ export interface HandlerOptions {
    */
   readonly baseUrl: string;
   /** Called with each request as it is recorded (secrets masked). */
-  readonly onRequest?: (request: RecordedRequest) => void;
+  readonly onRequest?: ((request: RecordedRequest) => void) | undefined;
 }
 
 /** Options of {@link createHashScanHandlers}. */

@@ -22,7 +22,7 @@ export interface SharedCacheOptions {
    * checked on the way back like a service answer: a store cannot forge a verdict.
    * @defaultValue none: each process caches on its own
    */
-  readonly store?: SharedStore;
+  readonly store?: SharedStore | undefined;
   /**
    * Key of the HMAC-SHA-256 sealing each shared entry (at least 32 bytes).
    * Replicas that should share entries need the same one. Set it: the
@@ -30,14 +30,14 @@ export interface SharedCacheOptions {
    * API key rotates, which turns every stored entry into a miss.
    * @defaultValue HKDF-SHA-256 of the API key, with the source id as context
    */
-  readonly secret?: string | Uint8Array;
+  readonly secret?: string | Uint8Array | undefined;
   /**
    * Longest wait for one store call, in ms. A store that is slower, down or
    * throws is skipped (the lookup goes on to the service); after three
    * failures in a row it is left alone for a second before it is tried again.
    * @defaultValue 50
    */
-  readonly storeTimeoutMs?: number;
+  readonly storeTimeoutMs?: number | undefined;
 }
 
 export const DEFAULT_STORE_TIMEOUT_MS = 50;

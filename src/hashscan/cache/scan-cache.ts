@@ -20,15 +20,15 @@ import { digestAliases } from './digest-aliases.js';
  */
 export interface ScanCacheOptions extends SharedCacheOptions {
   /** Most entries kept (least recently used go first). @defaultValue 10000 */
-  readonly max?: number;
+  readonly max?: number | undefined;
   /** Lifetime of a `malicious` result, in ms. @defaultValue 300000 (5 min) */
-  readonly ttlMs?: number;
+  readonly ttlMs?: number | undefined;
   /**
    * Lifetime of a `not_detected` result, in ms; shorter, because a file not
    * flagged now may be flagged soon. `0` does not cache them at all.
    * @defaultValue 60000 (1 min)
    */
-  readonly notDetectedTtlMs?: number;
+  readonly notDetectedTtlMs?: number | undefined;
 }
 
 const DEFAULTS = { max: 10_000, ttlMs: 300_000, notDetectedTtlMs: 60_000 } as const;

@@ -14,11 +14,11 @@ import { ConfigurationError } from '../../errors/configuration-error.js';
  */
 export interface RetryOptions {
   /** Retries after the first attempt. @defaultValue 2 */
-  readonly retries?: number;
+  readonly retries?: number | undefined;
   /** Base delay before the first retry, in ms. @defaultValue 500 */
-  readonly minDelayMs?: number;
+  readonly minDelayMs?: number | undefined;
   /** Upper bound of any delay, including one asked for by `Retry-After`, in ms. @defaultValue 8000 */
-  readonly maxDelayMs?: number;
+  readonly maxDelayMs?: number | undefined;
 }
 
 /** Retry settings with every default filled in. */

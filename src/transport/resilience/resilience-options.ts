@@ -15,7 +15,7 @@ import { DEFAULT_FAILURE_THRESHOLD, DEFAULT_MAX_PAUSE_MS, INITIAL_RETRY_TOKENS }
  */
 export interface RetryBudgetOptions {
   /** Tokens in a full budget (100 retries at 5 tokens each). @defaultValue 500 */
-  readonly capacity?: number;
+  readonly capacity?: number | undefined;
 }
 
 /**
@@ -31,9 +31,9 @@ export interface RetryBudgetOptions {
  */
 export interface CircuitBreakerOptions {
   /** Consecutive transient failures that open the circuit. @defaultValue 5 */
-  readonly failureThreshold?: number;
+  readonly failureThreshold?: number | undefined;
   /** How long an open circuit rejects calls before one probe, in ms. @defaultValue 30000 (hash lookups), 10000 (SMS) */
-  readonly cooldownMs?: number;
+  readonly cooldownMs?: number | undefined;
 }
 
 /**
@@ -48,11 +48,11 @@ export interface CircuitBreakerOptions {
  */
 export interface RateLimitOptions {
   /** Most attempts started per second, over all callers of this client. @defaultValue no limit */
-  readonly requestsPerSecond?: number;
+  readonly requestsPerSecond?: number | undefined;
   /** Attempts that may start at once before the limit spaces them out. @defaultValue `requestsPerSecond`, rounded up */
-  readonly burst?: number;
+  readonly burst?: number | undefined;
   /** Longest whole-client pause one `Retry-After` may impose, in ms; `0` turns the pause off. @defaultValue 60000 */
-  readonly maxPauseMs?: number;
+  readonly maxPauseMs?: number | undefined;
 }
 
 /** Resilience settings with every default filled in. */

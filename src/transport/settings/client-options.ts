@@ -21,9 +21,9 @@ export interface CommonClientOptions extends ResilienceOptions {
    * loopback hosts (local sandboxes). A path prefix is kept
    * (`https://api.example.com/v1` → `https://api.example.com/v1/hash_scan`).
    */
-  readonly baseUrl?: string;
+  readonly baseUrl?: string | undefined;
   /** Time-out of each attempt (headers and whole body), in ms. @defaultValue 10000 */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /**
    * Budget of a whole call, every attempt and back-off included, in ms. Each
    * attempt's `timeoutMs` is cut to what is left, and a back-off that would
@@ -38,7 +38,7 @@ export interface CommonClientOptions extends ResilienceOptions {
    * new SmsClient({ timeoutMs: 5_000, totalTimeoutMs: 15_000 }) // answer an upload within 15 s
    * ```
    */
-  readonly totalTimeoutMs?: number;
+  readonly totalTimeoutMs?: number | undefined;
   /**
    * Most bytes a response body may hold, counted after decoding
    * (`Content-Encoding`), so a gzip bomb or an endless body costs at most
@@ -48,18 +48,21 @@ export interface CommonClientOptions extends ResilienceOptions {
    * `unknown`), with a message naming the limit.
    * @defaultValue 1048576 (1 MiB; a real answer is a few hundred bytes)
    */
-  readonly maxResponseBytes?: number;
+  readonly maxResponseBytes?: number | undefined;
   /** Retries of transient failures; `false` for a single attempt. @defaultValue `{ retries: 2, minDelayMs: 500, maxDelayMs: 8000 }` */
-  readonly retry?: RetryOptions | false;
+  readonly retry?: RetryOptions | false | undefined;
   /**
    * The `fetch` to use, e.g. one with a custom undici dispatcher.
    * @defaultValue `globalThis.fetch`, looked up on every request (so msw sees it)
    */
-  readonly fetch?: FetchLike;
+  readonly fetch?: FetchLike | undefined;
   /**
    * Opt-in faster transport: an undici dispatcher (`new Agent()`, a `Pool`,
-   * a `ProxyAgent`, a `MockAgent` in tests; undici 6 or 7, installed by you)
-   * whose `request()` sends every request instead of `fetch`. It skips the
+   * a `ProxyAgent`, a `MockAgent` in tests; undici 6 (Node >= 18.17), 7
+   * (Node >= 20.18.1) or 8 (Node >= 22.19), installed by you) that sends
+   * every request instead of `fetch`, through its low-level `dispatch()` with
+   * the client's own response handler (a hand-written dispatcher with only
+   * `request()` works too). It skips the
    * WHATWG `Request`/`Response`/`AbortSignal` objects `fetch` builds per
    * request, which makes it several times cheaper in CPU; time-outs, aborts,
    * retries, redirects (never followed), logging and errors behave the same.
@@ -67,9 +70,9 @@ export interface CommonClientOptions extends ResilienceOptions {
    * combined with `fetch`.
    * @defaultValue none: requests go through `fetch`
    */
-  readonly dispatcher?: UndiciDispatcher;
+  readonly dispatcher?: UndiciDispatcher | undefined;
   /** Console-like logger (`console` works). Lines are redacted. @defaultValue silent */
-  readonly logger?: Logger;
+  readonly logger?: Logger | undefined;
   /**
    * OpenTelemetry spans and metrics (needs the optional peer dependency
    * `@opentelemetry/api`): left out, the providers the application
@@ -84,7 +87,7 @@ export interface CommonClientOptions extends ResilienceOptions {
    * new SmsClient({ telemetry: false })
    * ```
    */
-  readonly telemetry?: TelemetrySetting;
+  readonly telemetry?: TelemetrySetting | undefined;
 }
 
 /** Default of `timeoutMs`, both clients. */
