@@ -132,8 +132,13 @@ describe('an explicit undefined means "not set", at run time too', () => {
         } satisfies AllUndefined<ScanCacheOptions>,
         retryBudget: { capacity: undefined } satisfies AllUndefined<RetryBudgetOptions>,
         circuitBreaker: {
+          failureRatio: undefined,
+          minimumCalls: undefined,
+          windowMs: undefined,
           failureThreshold: undefined,
           cooldownMs: undefined,
+          maxCooldownMs: undefined,
+          halfOpenProbes: undefined,
         } satisfies AllUndefined<CircuitBreakerOptions>,
         rateLimit: {
           maxPauseMs: undefined,
