@@ -12,6 +12,15 @@ export { ConfigurationError } from './errors/configuration-error.js';
 export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hash-scan-error.js';
 export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-sms-error.js';
 export { SigningError } from './errors/signing-error.js';
+export type { FleetStats } from './fleet/fleet.js';
+export type {
+  FleetOptions,
+  HashScanFleetOptions,
+  RecipientLimits,
+  SmsFleetOptions,
+} from './fleet/fleet-options.js';
+export type { FleetRedisClient, IoRedisLike, NodeRedisLike } from './fleet/redis-link.js';
+export type { SmsFleetStats } from './fleet/sms-fleet.js';
 export * from './hashing/index.js';
 export type { ApiKeyProvider, ExpiringApiKey } from './hashscan/api-key.js';
 export { type Decision, type DecisionPolicy, decide } from './hashscan/decide.js';

@@ -1,7 +1,9 @@
 import { inspect } from 'node:util';
+import type { ScanCacheOptions } from '../cache/memory-cache.js';
 import { NO_CACHE_STATS, VerdictCache } from '../cache/verdict-cache.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hash-scan-error.js';
+import { Fleet } from '../fleet/fleet.js';
 import { optionalMs, resolveTransportSettings } from '../transport/client-options.js';
 import type { CredentialSource } from '../transport/credentials.js';
 import { withBudget } from '../transport/deadline.js';
@@ -43,6 +45,12 @@ export type {
 
 const DEFAULT_CONCURRENCY = 8;
 
+/** `cache` with the fleet's Redis as its shared store, unless the application set one. */
+function withFleetStore(cache: ScanCacheOptions, fleet: Fleet | undefined): ScanCacheOptions {
+  if (fleet === undefined || cache.store !== undefined) return cache;
+  return { ...cache, store: fleet.store() };
+}
+
 /**
  * Asks the hash lookup service whether a file hash is flagged as a virus.
  * Only the hash is sent. An abnormal response is never reported as
@@ -60,6 +68,8 @@ export class HashScanClient {
   readonly #transport: Transport;
   readonly #redact: Redactor;
   readonly #cache: VerdictCache | undefined;
+  /** Shared with other replicas through Redis (the `fleet` option). */
+  readonly #fleet: Fleet | undefined;
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
   readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
@@ -77,12 +87,25 @@ export class HashScanClient {
       name: 'hashscan',
       redact: this.#redact,
     });
-    this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse });
     this.baseUrl = settings.baseUrl;
     if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {
       throw new ConfigurationError('sourceId', 'must be a non-empty string');
     }
     this.sourceId = options.sourceId ?? settings.baseUrl;
+    this.#fleet =
+      options.fleet === undefined
+        ? undefined
+        : new Fleet(options.fleet, {
+            name: 'hashscan',
+            service: this.sourceId,
+            logger: settings.logger,
+            resilience: settings.resilience,
+          });
+    this.#transport = new Transport({
+      ...settings,
+      describeResponse: describeScanResponse,
+      fleetGate: this.#fleet?.gate,
+    });
     const allowed = options.allowedExtraFields ?? [];
     if (!Array.isArray(allowed) || !allowed.every((name) => typeof name === 'string')) {
       throw new ConfigurationError('allowedExtraFields', 'must be an array of field names');
@@ -98,7 +121,7 @@ export class HashScanClient {
     this.#cache =
       options.cache === false
         ? undefined
-        : new VerdictCache(options.cache ?? {}, {
+        : new VerdictCache(withFleetStore(options.cache ?? {}, this.#fleet), {
             sourceId: this.sourceId,
             // A fixed key may seal shared entries by default; a provider's keys rotate, so it needs `cache.secret`.
             apiKey: typeof options.apiKey === 'function' ? undefined : (options.apiKey ?? process.env.HASHSCAN_API_KEY),
@@ -185,7 +208,8 @@ export class HashScanClient {
 
   /** Requests, retries, cache hits per level, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
   stats(): HashScanStats {
-    return { ...this.#transport.stats(), cache: this.#cache?.stats() ?? NO_CACHE_STATS };
+    const stats = { ...this.#transport.stats(), cache: this.#cache?.stats() ?? NO_CACHE_STATS };
+    return this.#fleet === undefined ? stats : { ...stats, fleet: this.#fleet.stats() };
   }
 
   /** The effective settings (see {@link HashScanClient.toJSON}); never the API key. */
@@ -197,7 +221,13 @@ export class HashScanClient {
   toJSON(): Record<string, unknown> {
     const { baseUrl, ...transport } = this.#summary;
     const cache = this.#cache === undefined ? false : { ...this.#cache.settings, size: this.#cache.size };
-    return { baseUrl, sourceId: this.sourceId, ...transport, cache };
+    return {
+      baseUrl,
+      sourceId: this.sourceId,
+      ...transport,
+      cache,
+      ...(this.#fleet !== undefined && { fleet: this.#fleet.settings }),
+    };
   }
 
   /** An entry of any type (never converted to a string) as an outcome. */
@@ -259,7 +289,25 @@ export class HashScanClient {
     // Without a store nothing is awaited: a lookup pays for no tick it does not need.
     const recalled = this.#cache?.recall(query);
     if (recalled === undefined) return this.#ask(query, signal, progress, totalTimeoutMs);
-    return recalled.then((stored) => stored ?? this.#ask(query, signal, progress, totalTimeoutMs));
+    return recalled.then((stored) => stored ?? this.#askOnce(query, signal, progress, totalTimeoutMs));
+  }
+
+  /** Asks the service, once for the whole fleet when there is one sharing the cache. */
+  #askOnce(
+    query: NormalizedHash,
+    signal: AbortLike,
+    progress: SharedProgress,
+    totalTimeoutMs: number | undefined,
+  ): Promise<ScanResult> {
+    const lookups = this.#fleet?.lookups;
+    const cache = this.#cache;
+    if (lookups === undefined || cache === undefined) return this.#ask(query, signal, progress, totalTimeoutMs);
+    return lookups.run(
+      query.hash,
+      () => this.#ask(query, signal, progress, totalTimeoutMs),
+      () => cache.poll(query),
+      signal,
+    );
   }
 
   /** Asks the service, then keeps the answer in the cache (resolving once a shared store has it too). */

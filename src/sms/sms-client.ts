@@ -1,5 +1,7 @@
 import { inspect } from 'node:util';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import type { SmsFleetOptions } from '../fleet/fleet-options.js';
+import { SmsFleet, type SmsFleetStats } from '../fleet/sms-fleet.js';
 import {
   type CommonClientOptions,
   DEFAULT_TIMEOUT_MS,
@@ -19,7 +21,7 @@ import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
 import { newSendState, resignsOnce, type SendDeps, sendExchange } from './send-exchange.js';
 import { checkSendOptions } from './send-options.js';
-import { type SendSmsRequest, toSendParams } from './send-request.js';
+import { type SendSmsParams, type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
 import {
   type SigningKeys,
@@ -109,6 +111,14 @@ export interface SmsClientOptions extends CommonClientOptions {
    * @defaultValue `false`
    */
   readonly retryUnknownOutcome?: boolean;
+  /**
+   * Coordination with the other replicas through Redis: one `429` pause, one
+   * `rateLimit` quota, and optional sending limits per phone number and per
+   * day, checked before any request (see the README's "Running a fleet").
+   * Fails open: while Redis is down or slow, each replica runs on its own.
+   * @defaultValue none: each replica on its own
+   */
+  readonly fleet?: SmsFleetOptions;
 }
 
 /** Per-call options of {@link SmsClient.send}. */
@@ -164,6 +174,7 @@ export class SmsClient {
   readonly #retryUnknownOutcome: boolean;
   readonly #totalTimeoutMs: number | undefined;
   readonly #summary: TransportSummary;
+  readonly #fleet: SmsFleet | undefined;
   /** The checked base URL. */
   readonly baseUrl: string;
   /** Default method of {@link SmsClient.send}. */
@@ -184,8 +195,21 @@ export class SmsClient {
       name: 'sms',
       redact: this.#redact,
     });
+    this.#fleet =
+      options.fleet === undefined
+        ? undefined
+        : new SmsFleet(options.fleet, {
+            service: settings.baseUrl,
+            logger: settings.logger,
+            resilience: settings.resilience,
+          });
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
-    this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse, trackWrites: true });
+    this.#transport = new Transport({
+      ...settings,
+      describeResponse: describeSmsResponse,
+      trackWrites: true,
+      fleetGate: this.#fleet?.gate,
+    });
     this.#totalTimeoutMs = settings.totalTimeoutMs;
     this.#logger = settings.logger;
     this.baseUrl = settings.baseUrl;
@@ -247,8 +271,16 @@ export class SmsClient {
    * @throws {SmsError} for every other outcome; read `code` and `outcome`.
    */
   async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
-    const { method, signal, totalTimeoutMs } = checkSendOptions(options, this.method);
+    const checked = checkSendOptions(options, this.method);
     const params = toSendParams(request);
+    if (this.#fleet === undefined) return this.#send(params, checked);
+    return this.#fleet.guard(params.PhoneNumbers, () => this.#send(params, checked));
+  }
+
+  async #send(
+    params: SendSmsParams,
+    { method, signal, totalTimeoutMs }: ReturnType<typeof checkSendOptions>,
+  ): Promise<SendSmsResult> {
     const state = newSendState();
     // One budget for the whole send, re-signed round included.
     const budget = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
@@ -272,8 +304,9 @@ export class SmsClient {
   }
 
   /** Requests, retries, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
-  stats(): TransportStats {
-    return this.#transport.stats();
+  stats(): TransportStats & { readonly fleet?: SmsFleetStats } {
+    const stats = this.#transport.stats();
+    return this.#fleet === undefined ? stats : { ...stats, fleet: this.#fleet.stats() };
   }
 
   /** The effective settings (see {@link SmsClient.toJSON}); never the secret, the key id only masked. */
@@ -297,6 +330,7 @@ export class SmsClient {
       retryUnknownOutcome: this.#retryUnknownOutcome,
       clockOffsetMs: this.#clock.offsetMs,
       ...transport,
+      ...(this.#fleet !== undefined && { fleet: this.#fleet.settings }),
     };
   }
 

@@ -3,6 +3,7 @@ import type { UndiciDispatcher } from './dispatcher.js';
 import type { DescribeResponse, Logger } from './logger.js';
 import type { FailurePhase } from './network-failure.js';
 import type { Redactor } from './redact.js';
+import type { FleetGate } from './resilience/fleet-gate.js';
 import type { ResolvedResilience } from './resilience/resilience-options.js';
 import type { ResolvedRetry } from './retry-options.js';
 
@@ -44,6 +45,8 @@ export interface TransportSettings {
   readonly name: string;
   /** Retry budget, circuit breaker and rate limits (see `resilience/`). */
   readonly resilience: ResolvedResilience;
+  /** Pause and quota shared with other replicas (the `fleet` option); `undefined` without one. */
+  readonly fleetGate?: FleetGate | undefined;
   /** Reads the service's code and a hint off a response for its log line (only when logging). */
   readonly describeResponse?: DescribeResponse | undefined;
 }

@@ -58,7 +58,7 @@ export class Transport {
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
-    this.#resilience = new Resilience(settings.resilience);
+    this.#resilience = new Resilience(settings.resilience, settings.fleetGate);
     this.#logs = settings.logger !== silentLogger;
     const { dispatcher, maxResponseBytes } = settings;
     if (dispatcher === undefined) {

@@ -1,6 +1,7 @@
 import type { AbortLike } from '../../util/abort-like.js';
 import { parseRetryAfter } from '../retry-after.js';
 import { type Admission, CircuitBreaker, type CircuitState } from './circuit-breaker.js';
+import type { FleetGate } from './fleet-gate.js';
 import { RateGate } from './rate-gate.js';
 import type { ResolvedResilience } from './resilience-options.js';
 import { RetryBudget } from './retry-budget.js';
@@ -52,6 +53,8 @@ export class Resilience {
   readonly #budget: RetryBudget | undefined;
   readonly #breaker: CircuitBreaker | undefined;
   readonly #gate: RateGate;
+  /** Pause and quota shared with other replicas (`fleet` option), after this client's own gate. */
+  readonly #fleet: FleetGate | undefined;
   /** Errors of attempts that timed out: a retry after one costs more. */
   readonly #timeouts = new WeakSet<object>();
   #requests = 0;
@@ -59,7 +62,8 @@ export class Resilience {
   #retriesDenied = 0;
   #rejected = 0;
 
-  constructor(settings: ResolvedResilience) {
+  constructor(settings: ResolvedResilience, fleet?: FleetGate) {
+    this.#fleet = fleet;
     this.#budget = settings.budget === undefined ? undefined : new RetryBudget(settings.budget);
     this.#breaker =
       settings.breaker === undefined
@@ -70,7 +74,11 @@ export class Resilience {
 
   /** Waits out a 429 pause or the rate limit; `undefined` (no promise) when nothing holds the attempt. */
   pass(signal: AbortLike | undefined, onAbort: () => Error): Promise<void> | undefined {
-    return this.#gate.pass(signal, onAbort);
+    const local = this.#gate.pass(signal, onAbort);
+    const fleet = this.#fleet;
+    if (fleet === undefined) return local;
+    if (local === undefined) return fleet.pass(signal, onAbort);
+    return local.then(() => fleet.pass(signal, onAbort));
   }
 
   /** Whether the circuit lets an attempt start now; counts the attempt when it does. */
@@ -105,7 +113,10 @@ export class Resilience {
     if (status === 429) {
       // Rate limiting says nothing about the service's health: the breaker does not count it.
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-      if (retryAfterMs !== undefined && retryAfterMs > 0) this.#gate.pause(retryAfterMs);
+      if (retryAfterMs !== undefined && retryAfterMs > 0) {
+        this.#gate.pause(retryAfterMs);
+        this.#fleet?.pause(retryAfterMs);
+      }
     } else if (status === 408 || status >= 500) {
       this.#breaker?.onFailure();
     } else {
