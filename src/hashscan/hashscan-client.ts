@@ -45,10 +45,10 @@ export type {
 
 const DEFAULT_CONCURRENCY = 8;
 
-/** `cache` with the fleet's Redis as its shared store, unless the application set one. */
+/** `cache` with the fleet's Redis as its shared store (bounded by `fleet.timeoutMs`), unless the application set one. */
 function withFleetStore(cache: ScanCacheOptions, fleet: Fleet | undefined): ScanCacheOptions {
   if (fleet === undefined || cache.store !== undefined) return cache;
-  return { ...cache, store: fleet.store() };
+  return { ...cache, store: fleet.store(), storeTimeoutMs: cache.storeTimeoutMs ?? fleet.link.timeoutMs };
 }
 
 /**
