@@ -23,7 +23,7 @@ export type FleetRedisClient = NodeRedisLike | IoRedisLike;
 export interface NodeRedisLike {
   sendCommand(args: string[]): Promise<unknown>;
   readonly isReady: boolean;
-  readonly options?: { readonly disableOfflineQueue?: boolean } | undefined;
+  readonly options?: { readonly disableOfflineQueue?: boolean | undefined } | undefined;
 }
 
 /** What the fleet uses of an ioredis client. */
@@ -31,7 +31,7 @@ export interface IoRedisLike {
   call(command: string, ...args: string[]): Promise<unknown>;
   defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
   readonly status: string;
-  readonly options?: { readonly enableOfflineQueue?: boolean } | undefined;
+  readonly options?: { readonly enableOfflineQueue?: boolean | undefined } | undefined;
 }
 
 /** Which library a client comes from. */

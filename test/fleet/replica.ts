@@ -6,6 +6,7 @@
  */
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
+import type { FleetRedisClient } from '../../src/fleet/redis-link.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
 
@@ -33,7 +34,7 @@ export interface ReplicaConfig {
 
 const config = JSON.parse(process.env.REPLICA ?? '{}') as ReplicaConfig;
 
-async function connect(): Promise<{ redis: unknown; close: () => Promise<void> }> {
+async function connect(): Promise<{ redis: FleetRedisClient; close: () => Promise<void> }> {
   if (config.lib === 'ioredis') {
     const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true });
     redis.on('error', () => {});
@@ -68,8 +69,7 @@ if (config.scan !== undefined) {
     ...(requestsPerSecond !== undefined && { rateLimit: { requestsPerSecond } }),
     cache: { secret: 'the-fleet-test-cache-secret-0123456789', storeTimeoutMs: 1_000 },
     fleet: {
-      // biome-ignore lint/suspicious/noExplicitAny: the test's own client, either library
-      redis: redis as any,
+      redis,
       prefix: config.prefix,
       timeoutMs: 1_000,
       ...(lookupWaitMs !== undefined && { lookupWaitMs }),
@@ -89,8 +89,7 @@ if (config.scan !== undefined) {
     baseUrl: config.baseUrl,
     logger,
     fleet: {
-      // biome-ignore lint/suspicious/noExplicitAny: the test's own client, either library
-      redis: redis as any,
+      redis,
       prefix: config.prefix,
       timeoutMs: 1_000,
       limits: config.sms.limits,
