@@ -18,13 +18,14 @@ export const isHit = (hash: string): boolean => hash.endsWith('0') || hash.endsW
 export async function startLookupService(
   latencyMs: number,
   override?: (hash: string, count: number, response: ServerResponse) => boolean,
+  hit: (hash: string) => boolean = isHit,
 ): Promise<Loopback & { arrivals: Arrival[] }> {
   const arrivals: Arrival[] = [];
   const loopback = await startLoopback((request: IncomingMessage, response: ServerResponse) => {
     const hash = new URL(request.url ?? '/', 'http://x').searchParams.get('hash') ?? '';
     arrivals.push({ hash, at: Date.now() });
     if (override?.(hash, arrivals.length, response)) return;
-    const body = isHit(hash)
+    const body = hit(hash)
       ? { status: 'success', is_virus: true, source: 'engine-x' }
       : { status: 'success', is_virus: false, message: 'No active service detected this file' };
     setTimeout(() => {

@@ -9,6 +9,8 @@ import { Diagnostics, flushed, SecretMask } from '../io.js';
 import { lookUpEach } from '../lookup-pipeline.js';
 import { type Column, createWriter, FORMATS } from '../output/index.js';
 import { Progress } from '../progress.js';
+import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
+import { QUEUE_HELP, QUEUE_OPTIONS, queuedLookup } from '../queue/lookup-flags.js';
 import { type InputIdentity, ResumeState } from '../resume-state.js';
 import { outcomeCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
@@ -17,6 +19,8 @@ import { UsageError } from '../usage-error.js';
 const OPTIONS = {
   ...OUTPUT_OPTIONS,
   ...CONNECTION_OPTIONS,
+  ...REDIS_OPTION,
+  ...QUEUE_OPTIONS,
   'api-key': { type: 'string' },
   concurrency: { type: 'string' },
   input: { type: 'string', short: 'i' },
@@ -41,6 +45,9 @@ Input:
                         only what was not (failed lookups included)
 
 ${VERDICT_HELP}
+${REDIS_HELP}
+
+${QUEUE_HELP}
 
 Examples:
   hashscan-sms lookup --sandbox 275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f
@@ -58,6 +65,8 @@ export const lookupCommand: Command = {
     const format = oneOf(values.format, FORMATS, 'format', 'table');
     const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
+    if (values.queue !== undefined)
+      return queuedLookup(values, positionals, { format, failOn, policy }, { io, signal });
     const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 1024) ?? 16;
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
