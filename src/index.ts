@@ -19,7 +19,13 @@ export type {
   RecipientLimits,
   SmsFleetOptions,
 } from './fleet/fleet-options.js';
-export type { FleetRedisClient, IoRedisLike, NodeRedisLike } from './fleet/redis-link.js';
+export type {
+  FleetRedisClient,
+  IoRedisLike,
+  IoRedisQueueOption,
+  NodeRedisLike,
+  NodeRedisQueueOption,
+} from './fleet/redis-link.js';
 export type { SmsFleetStats } from './fleet/sms-fleet.js';
 export * from './hashing/index.js';
 export type { ApiKeyProvider, ExpiringApiKey } from './hashscan/api-key.js';

@@ -96,6 +96,7 @@ export interface RecipientLimits {
  * ```
  */
 export interface SmsFleetOptions extends FleetOptions {
+  /** Sending limits, checked before any request. @defaultValue none */
   readonly limits?: {
     /** Per phone number; the guard against OTP pumping. @defaultValue none */
     readonly perRecipient?: RecipientLimits;

@@ -30,8 +30,9 @@ export interface FleetStats {
   readonly redisErrors: number;
   /** Redis calls not made while the fleet stepped aside after a failure. */
   readonly redisSkipped: number;
-  /** Attempts held by the fleet's pause or quota, and for how long in all (ms). */
+  /** Attempts held by the fleet's pause or quota. */
   readonly held: number;
+  /** How long those attempts were held in all, in ms. */
   readonly heldMs: number;
   /** `429` pauses this replica told the fleet about. */
   readonly pausesReported: number;

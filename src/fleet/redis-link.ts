@@ -19,19 +19,38 @@ import { emitLine, type Logger } from '../transport/logger.js';
  */
 export type FleetRedisClient = NodeRedisLike | IoRedisLike;
 
-/** What the fleet uses of a node-redis client. */
+/** What the fleet uses of a node-redis client (`createClient()` of `redis` v5 or later). */
 export interface NodeRedisLike {
+  /** Sends one raw command. */
   sendCommand(args: string[]): Promise<unknown>;
+  /** Whether the connection is ready (tells node-redis from ioredis). */
   readonly isReady: boolean;
-  readonly options?: { readonly disableOfflineQueue?: boolean | undefined } | undefined;
+  /** The client's options: only `disableOfflineQueue` is read, to warn when it is off. */
+  readonly options?: NodeRedisQueueOption | undefined;
 }
 
-/** What the fleet uses of an ioredis client. */
+/** The option of node-redis that keeps commands from queueing while disconnected. */
+export interface NodeRedisQueueOption {
+  /** `true`: commands fail at once while disconnected (what the fleet wants). */
+  readonly disableOfflineQueue?: boolean | undefined;
+}
+
+/** What the fleet uses of an ioredis client (`new Redis()`). */
 export interface IoRedisLike {
+  /** Sends one raw command. */
   call(command: string, ...args: string[]): Promise<unknown>;
+  /** Defines a Lua command (rate-limiter-flexible uses it; tells ioredis from node-redis). */
   defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
+  /** The connection's state, e.g. `ready`. */
   readonly status: string;
-  readonly options?: { readonly enableOfflineQueue?: boolean | undefined } | undefined;
+  /** The client's options: only `enableOfflineQueue` is read, to warn when it is on. */
+  readonly options?: IoRedisQueueOption | undefined;
+}
+
+/** The option of ioredis that keeps commands from queueing while disconnected. */
+export interface IoRedisQueueOption {
+  /** `false`: commands fail at once while disconnected (what the fleet wants). */
+  readonly enableOfflineQueue?: boolean | undefined;
 }
 
 /** Which library a client comes from. */

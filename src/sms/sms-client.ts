@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { SmsFleetOptions } from '../fleet/fleet-options.js';
-import { SmsFleet, type SmsFleetStats } from '../fleet/sms-fleet.js';
+import { SmsFleet } from '../fleet/sms-fleet.js';
 import {
   type CommonClientOptions,
   DEFAULT_TIMEOUT_MS,
@@ -12,7 +12,6 @@ import type { CredentialSource } from '../transport/credentials.js';
 import { startDeadline } from '../transport/deadline.js';
 import { emitLine, type Logger } from '../transport/logger.js';
 import type { Redactor } from '../transport/redact.js';
-import type { TransportStats } from '../transport/resilience/resilience.js';
 import { SecretSet } from '../transport/secret-set.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
 import { Transport } from '../transport/transport.js';
@@ -30,6 +29,7 @@ import {
   smsCredentialSource,
 } from './sms-credentials.js';
 import { createSmsRedactor, maskAccessKeyId, type SmsSecrets } from './sms-redactor.js';
+import type { SmsStats } from './sms-stats.js';
 import { isWellFormed } from './well-formed.js';
 
 /** `Version` of the AK/SK mode this client speaks. */
@@ -304,7 +304,7 @@ export class SmsClient {
   }
 
   /** Requests, retries, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
-  stats(): TransportStats & { readonly fleet?: SmsFleetStats } {
+  stats(): SmsStats {
     const stats = this.#transport.stats();
     return this.#fleet === undefined ? stats : { ...stats, fleet: this.#fleet.stats() };
   }
