@@ -145,7 +145,9 @@ export class RedisLink {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-        timer = setTimeout(resolve, this.timeoutMs, TIMED_OUT);
+        // Decided after the poll phase: a reply that arrived while the event loop was busy is read first,
+        // so a loaded process does not take its own lag for a slow Redis.
+        timer = setTimeout(() => setImmediate(resolve, TIMED_OUT), this.timeoutMs);
       });
       const outcome = await Promise.race([Promise.resolve().then(call), timeout]);
       if (outcome === TIMED_OUT) {
