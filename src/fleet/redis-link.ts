@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { emitLine, type Logger } from '../transport/logger.js';
+import { errorCode } from '../util/error-code.js';
 
 /*
  * The fleet's one way to Redis: the application's own client (node-redis v5+
@@ -163,7 +164,7 @@ export class RedisLink {
       }
       return outcome;
     } catch (error) {
-      this.#failed(describe(error));
+      this.#failed(errorCode(error));
       return UNAVAILABLE;
     } finally {
       clearTimeout(timer);
@@ -191,17 +192,4 @@ export class RedisLink {
       { client: this.#name, code: 'FLEET_UNAVAILABLE' },
     );
   }
-}
-
-/** An error's `code` or `name` only: messages of Redis clients may carry connection strings with passwords. */
-function describe(error: unknown): string {
-  if (typeof error !== 'object' || error === null) return typeof error;
-  try {
-    const { code, name } = error as { code?: unknown; name?: unknown };
-    if (typeof code === 'string' && /^[\w.-]{1,64}$/.test(code)) return code;
-    if (typeof name === 'string' && /^[\w.-]{1,64}$/.test(name)) return name;
-  } catch {
-    // A hostile getter: say nothing more.
-  }
-  return 'error';
 }

@@ -6,8 +6,9 @@ import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VE
 import { connectHashScan, wholeNumber } from '../config.js';
 import { type HashLine, openInput, parseHashLine, readHashLines } from '../hash-lines.js';
 import { Diagnostics, flushed, SecretMask } from '../io.js';
+import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
 import { lookUpEach } from '../lookup-pipeline.js';
-import { type Column, createWriter, FORMATS } from '../output/index.js';
+import { createWriter, FORMATS } from '../output/index.js';
 import { Progress } from '../progress.js';
 import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
 import { QUEUE_HELP, QUEUE_OPTIONS, queuedLookup } from '../queue/lookup-flags.js';
@@ -105,20 +106,7 @@ export const lookupCommand: Command = {
       state?.close();
       throw error;
     });
-    const columns: Column[] = [
-      { key: 'line', width: 6 },
-      { key: 'decision', width: 8 },
-      { key: 'verdict', width: 12 },
-      { key: 'detail', width: 28 },
-      { key: 'hash', width: 0 },
-    ];
-    const csvColumns: Column[] = [
-      ...columns,
-      { key: 'name', width: 0 },
-      { key: 'source', width: 0 },
-      { key: 'error', width: 0 },
-    ];
-    const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env);
+    const writer = createWriter(format, format === 'csv' ? LOOKUP_CSV_COLUMNS : LOOKUP_COLUMNS, io.out, io.env);
 
     async function* unsettled(): AsyncGenerator<HashLine, void, undefined> {
       for await (const line of lines) if (state?.isSettled(line.line) !== true) yield line;

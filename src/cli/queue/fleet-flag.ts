@@ -1,4 +1,5 @@
 import type { HashScanFleetOptions } from '../../index.js';
+import { errorCode } from '../../util/error-code.js';
 import type { Diagnostics } from '../io.js';
 import { connectRedis, redisUrl } from './redis-connection.js';
 
@@ -21,9 +22,8 @@ export async function openFleet(
   try {
     redis = await connectRedis(url, '--redis', 'fleet');
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
     diagnostics.line(
-      `hashscan-sms: --redis: no answer from Redis (${typeof code === 'string' ? code : 'error'}); running without the shared cache and fleet`,
+      `hashscan-sms: --redis: no answer from Redis (${errorCode(error)}); running without the shared cache and fleet`,
     );
     return { fleet: undefined, close: async () => {} };
   }

@@ -5,7 +5,8 @@ import { type DecisionPolicy, decide } from '../../index.js';
 import type { CommandContext } from '../command.js';
 import { type HashLine, openInput, parseHashLine, readHashLines } from '../hash-lines.js';
 import { backpressure, type Diagnostics, flushed } from '../io.js';
-import { type Column, createWriter, type Format, type Row } from '../output/index.js';
+import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
+import { createWriter, type Format, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
 import { errorCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
@@ -25,7 +26,7 @@ import {
   resultsKey,
   runMeta,
 } from './queue-room.js';
-import { connectRedis, EXIT_UNAVAILABLE, redisUrl } from './redis-connection.js';
+import { connectQueue, EXIT_UNAVAILABLE, redisUrl } from './redis-connection.js';
 
 /** What `lookup --queue` was given. */
 export interface QueuedLookup {
@@ -120,32 +121,18 @@ export async function runQueuedLookup(
   const runId = options.runId ?? meta.digest.slice(0, 32);
   if (!RUN_ID.test(runId)) throw new UsageError('--run-id must be 1 to 64 letters, digits, ".", "_" or "-"');
   const { Queue } = await loadBullMq('--queue');
-  let redis: Redis;
-  try {
-    redis = await connectRedis(url, '--queue', 'queue');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    diagnostics.line(`hashscan-sms: --queue: no answer from Redis (${typeof code === 'string' ? code : 'error'})`);
-    return EXIT_UNAVAILABLE;
-  }
+  const redis = await connectQueue(url, diagnostics);
+  if (redis === undefined) return EXIT_UNAVAILABLE;
   const queue = new Queue(QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
   const progress = new Progress(io.err, io.err.isTTY === true && !options.quiet, false);
   progress.counters.total = meta.lines;
   const tally: DecisionTally = { allow: 0, block: 0, review: 0 };
-  const columns: Column[] = [
-    { key: 'line', width: 6 },
-    { key: 'decision', width: 8 },
-    { key: 'verdict', width: 12 },
-    { key: 'detail', width: 28 },
-    { key: 'hash', width: 0 },
-  ];
-  const csvColumns: Column[] = [
-    ...columns,
-    { key: 'name', width: 0 },
-    { key: 'source', width: 0 },
-    { key: 'error', width: 0 },
-  ];
-  const writer = createWriter(options.format, options.format === 'csv' ? csvColumns : columns, io.out, io.env);
+  const writer = createWriter(
+    options.format,
+    options.format === 'csv' ? LOOKUP_CSV_COLUMNS : LOOKUP_COLUMNS,
+    io.out,
+    io.env,
+  );
   try {
     const state = await claimRun(redis, runId, meta);
     if (!options.quiet) {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { errorCode } from '../../util/error-code.js';
 import type { Diagnostics } from '../io.js';
 import { UsageError } from '../usage-error.js';
 import { loadIoRedis } from './load.js';
@@ -51,4 +52,14 @@ export async function connectRedis(
     throw error;
   }
   return redis;
+}
+
+/** The queue's Redis for a command that cannot do without it, or `undefined` after saying it does not answer. */
+export async function connectQueue(url: string, diagnostics: Diagnostics): Promise<Redis | undefined> {
+  try {
+    return await connectRedis(url, '--queue', 'queue');
+  } catch (error) {
+    diagnostics.line(`hashscan-sms: --queue: no answer from Redis (${errorCode(error)})`);
+    return undefined;
+  }
 }

@@ -14,7 +14,7 @@ import {
   RUN_TTL_MS,
   resultsKey,
 } from './queue-room.js';
-import { connectRedis, EXIT_UNAVAILABLE, redisUrl } from './redis-connection.js';
+import { connectQueue, EXIT_UNAVAILABLE, redisUrl } from './redis-connection.js';
 
 const OPTIONS = {
   ...CONNECTION_OPTIONS,
@@ -121,14 +121,8 @@ export const workerCommand: Command = {
     const rate = wholeNumber(values.rate, 'rate', 1, 1_000_000);
     const lockMs = wholeNumber(values['lock-ms'], 'lock-ms', 1_000, 3_600_000) ?? 30_000;
     const { Worker } = await loadBullMq('--queue');
-    let redis: Redis;
-    try {
-      redis = await connectRedis(url, '--queue', 'queue');
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      diagnostics.line(`hashscan-sms: --queue: no answer from Redis (${typeof code === 'string' ? code : 'error'})`);
-      return EXIT_UNAVAILABLE;
-    }
+    const redis = await connectQueue(url, diagnostics);
+    if (redis === undefined) return EXIT_UNAVAILABLE;
     // The shared cache and the fleet on the queue's own Redis: one pause, one quota, one request per hash.
     const connection = await connectHashScan(
       { ...values, redis: url, ...(rate === undefined ? {} : { rate: String(rate) }) },
