@@ -23,6 +23,8 @@ import { startServer } from './lib/server.js';
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const argLines = process.argv.indexOf('--lines');
 const LINES = argLines > 0 ? Number(process.argv[argLines + 1]) : QUICK ? 6_000 : 200_000;
+const argRounds = process.argv.indexOf('--rounds');
+const ROUNDS = argRounds > 0 ? Number(process.argv[argRounds + 1]) : QUICK ? 1 : 2;
 const LATENCY_MS = 5;
 const WORKER_COUNTS = [1, 2, 3];
 
@@ -48,7 +50,11 @@ const service = await startServer(LATENCY_MS);
 const env = { HASHSCAN_API_KEY: service.apiKey, HASHSCAN_BASE_URL: service.url };
 const figures: Array<Record<string, number>> = [];
 try {
-  for (const workers of WORKER_COUNTS) {
+  // Rounds interleaved: each round runs 1, 2 and 3 workers, in an order that turns round by round.
+  const order = Array.from({ length: ROUNDS }, (_, round) =>
+    WORKER_COUNTS.map((_, index) => WORKER_COUNTS[(index + round) % WORKER_COUNTS.length] as number),
+  ).flat();
+  for (const workers of order) {
     const redis = await startRedisServer();
     await service.reset();
     const children = Array.from({ length: workers }, () =>
@@ -70,6 +76,7 @@ try {
     const requests = await service.lookups();
     const row = {
       workers,
+      round: Math.floor(figures.length / WORKER_COUNTS.length) + 1,
       lines: LINES,
       exitStatus: code ?? -1,
       wallMs: Math.round(wallMs),

@@ -6,6 +6,7 @@ import type { Format } from '../output/index.js';
 import { UsageError } from '../usage-error.js';
 import { runQueuedLookup } from './producer.js';
 import { DEFAULT_CHUNK_SIZE } from './queue-room.js';
+import { queueSecret } from './seal.js';
 
 /** The flags `lookup` gains for batches across machines. */
 export const QUEUE_OPTIONS = {
@@ -20,7 +21,9 @@ export const QUEUE_HELP = `Across machines (BullMQ; needs the optional packages 
                         machine), in input order, same formats and exit statuses
   --run-id ID           the run's id (default: from a digest of the input); a second
                         producer with the same id and input resumes the run
-  --chunk-size N        lines per chunk job (default ${DEFAULT_CHUNK_SIZE})`;
+  --chunk-size N        lines per chunk job (default ${DEFAULT_CHUNK_SIZE})
+  Results are sealed by the workers and checked here with HASHSCAN_QUEUE_SECRET, else
+  the API key: give the producer the same one as the workers`;
 
 /** `lookup --queue …`: the flags a local run would use, checked, then the producer. */
 export function queuedLookup(
@@ -33,6 +36,8 @@ export function queuedLookup(
     readonly redis?: string;
     readonly quiet?: boolean;
     readonly verbose?: boolean;
+    readonly sandbox?: boolean;
+    readonly 'api-key'?: string;
   },
   positionals: readonly string[],
   output: { readonly format: Format; readonly failOn: 'review' | 'block'; readonly policy: DecisionPolicy },
@@ -51,6 +56,7 @@ export function queuedLookup(
       positionals,
       ...output,
       quiet: values.quiet === true,
+      secret: queueSecret(values, context.io.env),
     },
     diagnostics,
     context,

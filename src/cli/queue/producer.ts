@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
 import type { Redis } from 'ioredis';
 import { type DecisionPolicy, decide } from '../../index.js';
 import type { CommandContext } from '../command.js';
-import { type HashLine, openInput, parseHashLine, readHashLines } from '../hash-lines.js';
+import type { HashLine } from '../hash-lines.js';
 import { backpressure, type Diagnostics, flushed } from '../io.js';
 import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
 import { createWriter, type Format, type Row } from '../output/index.js';
@@ -27,6 +25,8 @@ import {
   runMeta,
 } from './queue-room.js';
 import { connectQueue, EXIT_UNAVAILABLE, redisUrl } from './redis-connection.js';
+import { openRunInput } from './run-input.js';
+import { openRecord, runKey } from './seal.js';
 
 /** What `lookup --queue` was given. */
 export interface QueuedLookup {
@@ -39,47 +39,13 @@ export interface QueuedLookup {
   readonly failOn: 'review' | 'block';
   readonly policy: DecisionPolicy;
   readonly quiet: boolean;
+  /** Seals and checks the workers' results (see `seal.ts`). */
+  readonly secret: string;
 }
 
 const POLL_MS = 100;
 /** How often a chunk still waited for has its job's state checked (a job that failed for good is reported). */
 const STATE_CHECK_MS = 3_000;
-
-/** The input in chunks, and a digest of every line read (the run's identity). */
-async function readChunks(
-  options: QueuedLookup,
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean },
-): Promise<{ chunks: HashLine[][]; meta: RunMeta }> {
-  let lines: AsyncIterable<HashLine> | Iterable<HashLine>;
-  if (options.positionals.length > 0)
-    lines = options.positionals.flatMap((text, i) => parseHashLine(text, i + 1) ?? []);
-  else if (options.input !== undefined && options.input !== '-')
-    lines = readHashLines(openInput(resolve(options.input)));
-  else {
-    if (stdin.isTTY === true && options.input === undefined) throw new UsageError('lookup: no hashes to queue');
-    lines = readHashLines(stdin);
-  }
-  const digest = createHash('sha256');
-  const chunks: HashLine[][] = [];
-  let current: HashLine[] = [];
-  let count = 0;
-  try {
-    for await (const line of lines) {
-      digest.update(`${line.line}\t${line.hash}\t${line.name ?? ''}\n`);
-      current.push(line);
-      count += 1;
-      if (current.length === options.chunkSize) {
-        chunks.push(current);
-        current = [];
-      }
-    }
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new UsageError(`lookup: cannot read --input ${options.input}: ${typeof code === 'string' ? code : 'error'}`);
-  }
-  if (current.length > 0) chunks.push(current);
-  return { chunks, meta: { digest: digest.digest('hex'), lines: count, chunks: chunks.length } };
-}
 
 /** The row cells of a recorded result: the same as a local run's. */
 function cellsOf(result: LineResult, policy: DecisionPolicy): Row {
@@ -117,12 +83,19 @@ export async function runQueuedLookup(
   { io, signal }: CommandContext,
 ): Promise<number> {
   const url = redisUrl(options.queue, '--queue', diagnostics);
-  const { chunks, meta } = await readChunks(options, io.stdin);
-  const runId = options.runId ?? meta.digest.slice(0, 32);
-  if (!RUN_ID.test(runId)) throw new UsageError('--run-id must be 1 to 64 letters, digits, ".", "_" or "-"');
+  if (options.runId !== undefined && !RUN_ID.test(options.runId)) {
+    throw new UsageError('--run-id must be 1 to 64 letters, digits, ".", "_" or "-"');
+  }
   const { Queue } = await loadBullMq('--queue');
+  const input = await openRunInput(options, io.stdin);
+  const { meta } = input;
+  const runId = options.runId ?? meta.digest.slice(0, 32);
+  const key = runKey(options.secret, runId);
   const redis = await connectQueue(url, diagnostics);
-  if (redis === undefined) return EXIT_UNAVAILABLE;
+  if (redis === undefined) {
+    await input.close();
+    return EXIT_UNAVAILABLE;
+  }
   const queue = new Queue(QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
   const progress = new Progress(io.err, io.err.isTTY === true && !options.quiet, false);
   progress.counters.total = meta.lines;
@@ -140,59 +113,29 @@ export async function runQueuedLookup(
         `hashscan-sms: run ${runId}: ${state === 'new' ? 'queued' : 'resuming'} ${meta.lines} lines in ${meta.chunks} chunks`,
       );
     }
-    // Job ids come from the run and the chunk: adding one that exists already is a no-op (a re-run never duplicates).
-    for (let start = 0; start < chunks.length; start += 100) {
-      await queue.addBulk(
-        chunks.slice(start, start + 100).map((lines, offset) => {
-          const chunk = start + offset;
-          const data: ChunkJob = { runId, chunk, lines: lines.map((line) => ({ ...line })) };
-          return {
-            name: 'chunk',
-            data,
-            opts: {
-              jobId: chunkJobId(runId, chunk),
-              attempts: 5,
-              backoff: { type: 'exponential', delay: 1_000 },
-              removeOnComplete: { age: RUN_TTL_MS / 1_000 },
-              removeOnFail: { age: RUN_TTL_MS / 1_000 },
-            },
-          };
-        }),
-      );
-    }
-    for (let index = 0; index < chunks.length && !signal.aborted; index++) {
-      const lines = chunks[index] as HashLine[];
-      const results = await waitForChunk(redis, queue, runId, index, lines.length, signal);
-      if (results === undefined) break;
-      for (const line of lines) {
-        const recorded = results.get(line.line);
-        const result: LineResult =
-          recorded !== undefined && recorded.hash !== line.hash
-            ? {
-                verdict: 'error',
-                hash: line.hash,
-                code: 'QUEUE_BAD_RECORD',
-                message: 'the recorded result is for another hash',
-              }
-            : (recorded ?? {
-                verdict: 'error',
-                hash: line.hash,
-                code: 'QUEUE_JOB_FAILED',
-                message: 'the chunk job of this line failed for good on the workers',
-              });
+    const chunks = await enqueue(queue, runId, input.chunks());
+    // The input is read a third time, chunk by chunk, to print each line with its own hash: a result is taken
+    // only for the hash the input has on that line.
+    let chunk = 0;
+    for await (const lines of input.chunks()) {
+      if (signal.aborted || chunk >= chunks) break;
+      const rows = await waitForChunk(redis, queue, key, { runId, chunk, lines }, signal);
+      if (rows === undefined) break;
+      for (const { line, result } of rows) {
         const cells = cellsOf(result, options.policy);
         tally[cells.decision as keyof DecisionTally] += 1;
         progress.counters.looked += 1;
         if (result.verdict === 'error') progress.counters.errors += 1;
         progress.clear();
         writer.write({
-          line: line.line,
-          hash: line.hash,
-          ...(line.name === undefined ? {} : { name: line.name }),
+          line,
+          hash: result.hash,
+          ...(result.name === undefined ? {} : { name: result.name }),
           ...cells,
         });
       }
       await backpressure(io.out);
+      chunk += 1;
     }
   } finally {
     progress.stop();
@@ -200,50 +143,105 @@ export async function runQueuedLookup(
     await flushed(io.out);
     await queue.close();
     redis.disconnect();
+    await input.close();
   }
   if (signal.aborted) return 130;
   if (!options.quiet) diagnostics.line(`hashscan-sms: run ${runId}: ${describeTally(tally, 'hash')}`);
   return exitStatus(tally, options.failOn);
 }
 
-/** The recorded results of one chunk once all are in (or its job failed for good); `undefined` when aborted. */
+/**
+ * Adds the chunk jobs, a batch at a time; their ids come from the run and the
+ * chunk, so adding one that exists already is a no-op (a re-run never
+ * duplicates). Returns how many chunks there are.
+ */
+async function enqueue(
+  queue: { addBulk(jobs: Array<{ name: string; data: ChunkJob; opts: Record<string, unknown> }>): Promise<unknown> },
+  runId: string,
+  chunks: AsyncIterable<HashLine[]>,
+): Promise<number> {
+  let chunk = 0;
+  let batch: Array<{ name: string; data: ChunkJob; opts: Record<string, unknown> }> = [];
+  const flush = async (): Promise<void> => {
+    if (batch.length > 0) await queue.addBulk(batch);
+    batch = [];
+  };
+  for await (const lines of chunks) {
+    batch.push({
+      name: 'chunk',
+      data: { runId, chunk, lines: lines.map((line) => ({ ...line })) },
+      opts: {
+        jobId: chunkJobId(runId, chunk),
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: { age: RUN_TTL_MS / 1_000 },
+        removeOnFail: { age: RUN_TTL_MS / 1_000 },
+      },
+    });
+    chunk += 1;
+    if (batch.length === 50) await flush();
+  }
+  await flush();
+  return chunk;
+}
+
+/** One printed line: its number and its result. */
+interface PrintedLine {
+  readonly line: number;
+  readonly result: LineResult;
+}
+
+function errorResult(line: HashLine, code: string, message: string): LineResult {
+  return { verdict: 'error', hash: line.hash, ...(line.name === undefined ? {} : { name: line.name }), code, message };
+}
+
+/**
+ * The results of one chunk's input `lines`, in order, once all are recorded
+ * (or its job failed for good); `undefined` when aborted. A line without a
+ * record that verifies, for its own hash, is an error row (review), never clean.
+ */
 async function waitForChunk(
   redis: Redis,
   queue: { getJob(id: string): Promise<{ getState(): Promise<string> } | undefined> },
-  runId: string,
-  chunk: number,
-  size: number,
+  key: Buffer,
+  { runId, chunk, lines }: { readonly runId: string; readonly chunk: number; readonly lines: readonly HashLine[] },
   signal: AbortSignal,
-): Promise<Map<number, LineResult> | undefined> {
-  const key = resultsKey(runId, chunk);
+): Promise<PrintedLine[] | undefined> {
+  const results = resultsKey(runId, chunk);
   let checkedAt = performance.now();
   for (;;) {
     if (signal.aborted) return undefined;
-    let done = (await redis.hlen(key)) >= size;
-    if (!done && performance.now() - checkedAt > STATE_CHECK_MS) {
+    if ((await redis.hlen(results)) >= lines.length) break;
+    if (performance.now() - checkedAt > STATE_CHECK_MS) {
       checkedAt = performance.now();
-      const job = await queue.getJob(chunkJobId(runId, chunk));
-      done = (await job?.getState()) === 'failed';
+      if ((await (await queue.getJob(chunkJobId(runId, chunk)))?.getState()) === 'failed') break;
     }
-    if (done) break;
     await new Promise((wake) => setTimeout(wake, POLL_MS));
   }
-  const results = new Map<number, LineResult>();
-  for (const [field, value] of Object.entries(await redis.hgetall(key))) {
-    const line = Number(field);
+  const stored = await redis.hmget(results, ...lines.map((line) => String(line.line)));
+  return lines.map((line, index) => {
+    const value = stored[index];
+    if (value === null || value === undefined) {
+      return {
+        line: line.line,
+        result: errorResult(line, 'QUEUE_JOB_FAILED', 'the chunk job of this line failed for good on the workers'),
+      };
+    }
+    const json = openRecord(key, chunk, line.line, value);
     let parsed: ReturnType<typeof lineResult.safeParse> | undefined;
     try {
-      parsed = lineResult.safeParse(JSON.parse(value));
+      parsed = json === undefined ? undefined : lineResult.safeParse(JSON.parse(json));
     } catch {
       parsed = undefined;
     }
-    // A record that does not validate is no answer: the line is reported as an error, never as clean.
-    results.set(
-      line,
-      parsed?.success === true
-        ? parsed.data
-        : { verdict: 'error', hash: '', code: 'QUEUE_BAD_RECORD', message: 'the recorded result is unreadable' },
-    );
-  }
-  return results;
+    if (parsed?.success !== true || parsed.data.hash !== line.hash) {
+      return {
+        line: line.line,
+        result: errorResult(line, 'QUEUE_BAD_RECORD', 'the recorded result does not verify or is for another hash'),
+      };
+    }
+    // The name printed is the input's own, as in a local run.
+    const { name: _recorded, ...answer } = parsed.data;
+    return { line: line.line, result: { ...answer, ...(line.name === undefined ? {} : { name: line.name }) } };
+  });
 }

@@ -15,6 +15,7 @@ import {
   resultsKey,
 } from './queue-room.js';
 import { connectQueue, EXIT_UNAVAILABLE, redisUrl } from './redis-connection.js';
+import { queueSecret, runKey, sealRecord } from './seal.js';
 
 const OPTIONS = {
   ...CONNECTION_OPTIONS,
@@ -53,7 +54,10 @@ Connection (flags override the environment):
   --base-url URL        or HASHSCAN_BASE_URL
   --sandbox             look up against an in-process sandbox (for trying it out)
   --timeout MS          per attempt (default 10000)
-  --retries N           retries of transient failures (default 2)`;
+  --retries N           retries of transient failures (default 2)
+
+Results are sealed with HASHSCAN_QUEUE_SECRET, else the API key: the producer
+checks them with the same one.`;
 
 /** The result of one line as recorded for the producer. */
 function recordOf(
@@ -85,12 +89,13 @@ async function processChunk(
   data: unknown,
   client: HashScanClient,
   redis: Redis,
-  concurrency: number,
-  mask: SecretMask,
+  settings: { readonly concurrency: number; readonly mask: SecretMask; readonly secret: string },
 ): Promise<number> {
+  const { concurrency, mask, secret } = settings;
   const parsed = chunkJob.safeParse(data);
   if (!parsed.success) throw new Error('a chunk job that is not one: refused');
   const { runId, chunk, lines } = parsed.data;
+  const seal = runKey(secret, runId);
   const key = resultsKey(runId, chunk);
   const recorded = new Set((await redis.hkeys(key)).map(Number));
   const todo = lines.filter((line) => !recorded.has(line.line));
@@ -100,7 +105,8 @@ async function processChunk(
     { concurrency },
   )) {
     const line = todo[outcome.index] as ChunkJob['lines'][number];
-    writes.push(redis.hsetnx(key, String(line.line), JSON.stringify(recordOf(line, outcome, mask))));
+    const json = JSON.stringify(recordOf(line, outcome, mask));
+    writes.push(redis.hsetnx(key, String(line.line), sealRecord(seal, chunk, line.line, json)));
   }
   writes.push(redis.pexpire(key, RUN_TTL_MS));
   await Promise.all(writes);
@@ -120,6 +126,7 @@ export const workerCommand: Command = {
     const jobs = wholeNumber(values.jobs, 'jobs', 1, 64) ?? 1;
     const rate = wholeNumber(values.rate, 'rate', 1, 1_000_000);
     const lockMs = wholeNumber(values['lock-ms'], 'lock-ms', 1_000, 3_600_000) ?? 30_000;
+    const secret = queueSecret(values, io.env);
     const { Worker } = await loadBullMq('--queue');
     const redis = await connectQueue(url, diagnostics);
     if (redis === undefined) return EXIT_UNAVAILABLE;
@@ -134,7 +141,7 @@ export const workerCommand: Command = {
     });
     const worker = new Worker(
       QUEUE_NAME,
-      (job) => processChunk(job.data, connection.client, redis, concurrency, diagnostics.secrets),
+      (job) => processChunk(job.data, connection.client, redis, { concurrency, mask: diagnostics.secrets, secret }),
       {
         connection: redis,
         prefix: QUEUE_PREFIX,

@@ -113,4 +113,53 @@ describeWithRedis('lookup --queue and worker: batches across machines on BullMQ'
     expect(alone.stderr).toContain('running without the shared cache and fleet');
     expect(service.arrivals).toHaveLength(100);
   }, 30_000);
+
+  it('prints what a local run prints, in every format, with input on stdin', async () => {
+    const own = await startRedisServer();
+    closers.push(() => own.stop());
+    const list = hashes(40, 'formats');
+    const service = await startLookupService(1, undefined, (hash) => hash === list[3]);
+    closers.push(() => service.close());
+    const input = `${list.slice(0, 20).join('\n')}\nnot-a-hash\n\n# comment\n${list.slice(20).join('  file name.bin\n')}  last.bin\n`;
+    const worker = cli(['worker', '--queue', own.url, '-q'], service.url);
+    const stopped = collect(worker);
+    for (const format of ['ndjson', 'csv', 'json', 'table']) {
+      const local = await collect(cli(['lookup', '-f', format, '-q'], service.url), input);
+      const queued = await collect(
+        cli(['lookup', '--queue', own.url, '-f', format, '-q', '--chunk-size', '7'], service.url),
+        input,
+      );
+      expect(queued.code).toBe(local.code);
+      expect(queued.stdout).toBe(local.stdout);
+    }
+    worker.kill('SIGTERM');
+    expect((await stopped).code).toBe(0);
+  }, 60_000);
+
+  it('a result written to Redis by anyone but a worker of the run is an error row, never a verdict', async () => {
+    const own = await startRedisServer();
+    closers.push(() => own.stop());
+    const list = hashes(3, 'forged');
+    const { Redis } = await import('ioredis');
+    const redisClient = new Redis(own.url);
+    closers.push(async () => redisClient.disconnect());
+    // No worker runs: "results" planted before the producer starts, each a clean verdict for its own hash.
+    for (const [index, hash] of list.entries()) {
+      const clean = JSON.stringify({ verdict: 'not_detected', hash });
+      await redisClient.hset('hashscan-sms:queue:run:forged:chunk:0', String(index + 1), `${'A'.repeat(43)}.${clean}`);
+    }
+    const run = await collect(
+      cli(['lookup', '--queue', own.url, '--run-id', 'forged', '-f', 'ndjson', ...list], 'http://127.0.0.1:9'),
+    );
+    expect(run.code).toBe(2);
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows).toEqual(
+      list.map((hash, index) =>
+        expect.objectContaining({ line: index + 1, hash, verdict: 'error', error: 'QUEUE_BAD_RECORD' }),
+      ),
+    );
+  }, 30_000);
 });
