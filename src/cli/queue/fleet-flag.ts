@@ -1,6 +1,7 @@
 import type { HashScanFleetOptions } from '../../index.js';
 import { errorCode } from '../../util/error-code.js';
 import type { Diagnostics } from '../io.js';
+import { UsageError } from '../usage-error.js';
 import { connectRedis, redisUrl } from './redis-connection.js';
 
 /** `--redis URL` of `scan` and `lookup`: the shared cache and fleet coordination for a local run. */
@@ -22,6 +23,7 @@ export async function openFleet(
   try {
     redis = await connectRedis(url, '--redis', 'fleet');
   } catch (error) {
+    if (error instanceof UsageError) throw error; // ioredis is not installed
     diagnostics.line(
       `hashscan-sms: --redis: no answer from Redis (${errorCode(error)}); running without the shared cache and fleet`,
     );
