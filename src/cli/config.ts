@@ -1,3 +1,4 @@
+import { wholeNumberText } from '../config/numbers.js';
 import { ConfigurationError, HashScanClient, type Logger, SmsClient } from '../index.js';
 // `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
@@ -35,13 +36,14 @@ function dispatcher(connections: number): Agent {
   return new Agent({ connections, keepAliveTimeout: 10_000 });
 }
 
+/** A whole-number flag, checked by the validator the clients use; a bad one is a usage error. */
 export function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  try {
+    return wholeNumberText(value, `--${flag}`, { min, max });
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw new UsageError(error.message.replace(': ', ' '));
+    throw error;
   }
-  return n;
 }
 
 /** Drops `undefined` settings, so the clients apply their own defaults (exact optional types). */
@@ -63,13 +65,36 @@ function common(flags: ConnectionFlags, logger: Logger | undefined) {
   };
 }
 
-/** Turns a client's configuration error into a usage error (exit 64); its message holds no secret. */
-function construct<C>(build: () => C): C {
+/** Where the command line takes each client option from: what it is, and its flag (if any) and variable. */
+type OptionSources = Readonly<Record<string, readonly [what: string, from: string]>>;
+
+const HASHSCAN_SOURCES: OptionSources = {
+  apiKey: ['API key', '--api-key or HASHSCAN_API_KEY'],
+  baseUrl: ['base URL', '--base-url or HASHSCAN_BASE_URL'],
+};
+
+const SMS_SOURCES: OptionSources = {
+  accessKeyId: ['access key id', '--access-key-id or SMS_ACCESS_KEY_ID'],
+  accessKeySecret: ['access key secret', 'SMS_ACCESS_KEY_SECRET (never a flag)'],
+  baseUrl: ['base URL', '--base-url or SMS_BASE_URL'],
+};
+
+/**
+ * Turns a client's configuration error into a usage error (exit 64) that names the flag and variable
+ * a command-line user sets, not the library option (`apiKey`); its message holds no secret.
+ */
+function construct<C>(build: () => C, sources: OptionSources): C {
   try {
     return build();
   } catch (error) {
-    if (error instanceof ConfigurationError) throw new UsageError(error.message);
-    throw error;
+    if (!(error instanceof ConfigurationError)) throw error;
+    const source = sources[error.option];
+    if (source === undefined) throw new UsageError(error.message);
+    const [what, from] = source;
+    if (/ is required/.test(error.message)) {
+      throw new UsageError(`missing ${what}: set ${from} (or try it offline with --sandbox)`);
+    }
+    throw new UsageError(`${from}: ${error.message.slice(error.option.length + 2)}`);
   }
 }
 
@@ -80,6 +105,7 @@ function construct<C>(build: () => C): C {
 async function connect<C>(
   flags: ConnectionFlags,
   connections: number,
+  sources: OptionSources,
   build: (sandbox: Sandbox | undefined, agent: Agent) => C,
 ): Promise<Connection<C>> {
   const sandbox = flags.sandbox === true ? await startSandbox() : undefined;
@@ -89,7 +115,7 @@ async function connect<C>(
     await sandbox?.close();
   };
   try {
-    return { client: construct(() => build(sandbox, agent)), close };
+    return { client: construct(() => build(sandbox, agent), sources), close };
   } catch (error) {
     await close();
     throw error;
@@ -105,7 +131,7 @@ export async function connectHashScan(
   const { env } = diagnostics.io;
   // `--redis`: the shared cache and the fleet for this run (a Redis that does not answer leaves it on its own).
   const { fleet, close: closeFleet } = await openFleet(flags.redis, diagnostics);
-  const connection = await connect(flags, concurrency, (sandbox, agent) => {
+  const connection = await connect(flags, concurrency, HASHSCAN_SOURCES, (sandbox, agent) => {
     const apiKey = sandbox?.apiKey ?? flags['api-key'] ?? env.HASHSCAN_API_KEY;
     diagnostics.secrets.add(apiKey);
     return new HashScanClient({
@@ -135,7 +161,7 @@ export async function connectSms(
   diagnostics: Diagnostics,
 ): Promise<Connection<SmsClient>> {
   const { env } = diagnostics.io;
-  return connect(flags, 1, (sandbox, agent) => {
+  return connect(flags, 1, SMS_SOURCES, (sandbox, agent) => {
     const accessKeyId = sandbox?.accessKeyId ?? flags['access-key-id'] ?? env.SMS_ACCESS_KEY_ID;
     // The secret is never a flag: command lines are visible to every user of the machine (`ps`).
     const accessKeySecret = sandbox?.accessKeySecret ?? env.SMS_ACCESS_KEY_SECRET;

@@ -1,5 +1,5 @@
+import { positiveMs } from '../config/numbers.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { positiveMs } from '../transport/client-options.js';
 import type { FleetRedisClient } from './redis-link.js';
 
 /*
@@ -34,13 +34,13 @@ export interface FleetOptions {
    * key with its own quota) a prefix of its own.
    * @defaultValue `"hashscan-sms"`
    */
-  readonly prefix?: string;
+  readonly prefix?: string | undefined;
   /**
    * Longest wait for one Redis call, in ms. A slower, failing or absent Redis
    * is left alone for a second at a time, and each replica runs on its own meanwhile.
    * @defaultValue 50
    */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
 }
 
 /**
@@ -61,7 +61,7 @@ export interface HashScanFleetOptions extends FleetOptions {
    * `cache.store` unless you set one).
    * @defaultValue 5000
    */
-  readonly lookupWaitMs?: number;
+  readonly lookupWaitMs?: number | undefined;
 }
 
 /**
@@ -76,11 +76,11 @@ export interface HashScanFleetOptions extends FleetOptions {
  */
 export interface RecipientLimits {
   /** Messages per phone number per minute. @defaultValue no limit */
-  readonly perMinute?: number;
+  readonly perMinute?: number | undefined;
   /** Messages per phone number per hour. @defaultValue no limit */
-  readonly perHour?: number;
+  readonly perHour?: number | undefined;
   /** Messages per phone number per day (24 hours). @defaultValue no limit */
-  readonly perDay?: number;
+  readonly perDay?: number | undefined;
 }
 
 /**
@@ -97,17 +97,27 @@ export interface RecipientLimits {
  */
 export interface SmsFleetOptions extends FleetOptions {
   /** Sending limits, checked before any request. @defaultValue none */
-  readonly limits?: {
-    /** Per phone number; the guard against OTP pumping. @defaultValue none */
-    readonly perRecipient?: RecipientLimits;
-    /**
-     * Messages the whole fleet may send per UTC day, counted one per phone
-     * number of each send (a text long enough to be billed as several
-     * messages still counts one: set the budget with that in mind).
-     * @defaultValue none
-     */
-    readonly dailyBudget?: number;
-  };
+  readonly limits?: SmsLimitsOptions | undefined;
+}
+
+/**
+ * The sending limits of {@link SmsFleetOptions}.
+ *
+ * @example
+ * ```ts
+ * { perRecipient: { perMinute: 1, perHour: 5 }, dailyBudget: 50_000 }
+ * ```
+ */
+export interface SmsLimitsOptions {
+  /** Per phone number; the guard against OTP pumping. @defaultValue none */
+  readonly perRecipient?: RecipientLimits | undefined;
+  /**
+   * Messages the whole fleet may send per UTC day, counted one per phone
+   * number of each send (a text long enough to be billed as several
+   * messages still counts one: set the budget with that in mind).
+   * @defaultValue none
+   */
+  readonly dailyBudget?: number | undefined;
 }
 
 /** Fleet settings with defaults filled in. */

@@ -1,19 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { SharedStore } from '../cache/shared-store.js';
-import type { Logger } from '../transport/logger.js';
+import type { ClientName } from '../observe/events.js';
+import type { Observers } from '../observe/observers.js';
 import type { ResolvedResilience } from '../transport/resilience/resilience-options.js';
 import type { FleetOptions, HashScanFleetOptions } from './fleet-options.js';
 import { lookupWait, resolveFleet } from './fleet-options.js';
 import { RedisLink } from './redis-link.js';
-import { redisSharedStore } from './redis-store.js';
+import { type FleetStore, redisSharedStore } from './redis-store.js';
 import { type GateCounters, SharedGate } from './shared-gate.js';
 import { FleetLookups, type SingleFlightCounters } from './single-flight.js';
 
 /*
  * The fleet room's front door: what a client builds from its `fleet` option.
- * This room may import the transport's small seams (logger, sleep, the
- * FleetGate interface, option checks) and the cache's store interface; the
- * clients import it, never the other way round.
+ * See README.md in this folder for what the room holds and may import.
  */
 
 /**
@@ -44,6 +42,12 @@ export interface FleetStats {
   readonly lookupWaitsGivenUp: number;
 }
 
+/** What `cacheOptions` needs of a client's cache options (the lookups' `cache`). */
+export interface CacheWithStore {
+  readonly store?: FleetStore | undefined;
+  readonly storeTimeoutMs?: number | undefined;
+}
+
 /** A short, stable tag of `text` for keys (no URL in Redis's key space). */
 export function keyTag(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 16);
@@ -60,14 +64,18 @@ export class Fleet {
   constructor(
     options: FleetOptions & Pick<HashScanFleetOptions, 'lookupWaitMs'>,
     context: {
-      readonly name: 'hashscan' | 'sms';
+      readonly name: ClientName;
       readonly service: string;
-      readonly logger: Logger;
+      readonly observers: Observers;
       readonly resilience: ResolvedResilience;
     },
   ) {
     const fleet = resolveFleet(options);
-    this.link = new RedisLink(fleet.redis, { timeoutMs: fleet.timeoutMs, logger: context.logger, name: context.name });
+    this.link = new RedisLink(fleet.redis, {
+      timeoutMs: fleet.timeoutMs,
+      observers: context.observers,
+      name: context.name,
+    });
     this.keyPrefix = `${fleet.prefix}:${context.name}:${keyTag(context.service)}`;
     this.gate = new SharedGate(this.link, {
       keyPrefix: this.keyPrefix,
@@ -84,14 +92,37 @@ export class Fleet {
     };
   }
 
-  /** The fleet's Redis as a shared cache store (lookups, when `cache.store` is not set). */
-  store(): SharedStore {
-    return redisSharedStore(this.link, this.keyPrefix);
+  /** A client's `fleet` option as a fleet, or none. */
+  static of(
+    options: (FleetOptions & Pick<HashScanFleetOptions, 'lookupWaitMs'>) | undefined,
+    context: ConstructorParameters<typeof Fleet>[1],
+  ): Fleet | undefined {
+    return options === undefined ? undefined : new Fleet(options, context);
+  }
+
+  /** `cache` with the fleet's Redis as its shared store (bounded by `fleet.timeoutMs`), unless the application set one. */
+  cacheOptions<C extends CacheWithStore>(cache: C): C {
+    if (cache.store !== undefined) return cache;
+    return {
+      ...cache,
+      store: redisSharedStore(this.link, this.keyPrefix),
+      storeTimeoutMs: cache.storeTimeoutMs ?? this.link.timeoutMs,
+    };
   }
 
   /** For `toJSON()`: never the client itself. */
   get settings(): Record<string, unknown> {
     return this.#settings;
+  }
+
+  /** `{ fleet: settings }`, to spread into a client's `toJSON()`. */
+  get described(): { readonly fleet: Record<string, unknown> } {
+    return { fleet: this.#settings };
+  }
+
+  /** `{ fleet: stats }`, to spread into a client's `stats()`. */
+  get counted(): { readonly fleet: FleetStats } {
+    return { fleet: this.stats() };
   }
 
   stats(): FleetStats {

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { emitLine, type Logger } from '../transport/logger.js';
+import type { ClientName } from '../observe/events.js';
+import type { Observers } from '../observe/observers.js';
 import { errorCode } from '../util/error-code.js';
 
 /*
@@ -7,7 +8,8 @@ import { errorCode } from '../util/error-code.js';
  * or ioredis), spoken to in raw commands so both look the same, every call
  * bounded in time and never throwing. A failure makes the whole fleet room
  * step aside for a moment (each replica on its own, as without `fleet`),
- * said once in the log, and once again when Redis answers.
+ * reported once through the observer seam (`fleet` events: the logger
+ * writes them), and once again when Redis answers.
  */
 
 /**
@@ -99,26 +101,21 @@ export class RedisLink {
   readonly client: FleetRedisClient;
   readonly kind: RedisKind;
   readonly timeoutMs: number;
-  readonly #logger: Logger;
-  readonly #name: string;
+  readonly #observers: Observers;
+  readonly #name: ClientName;
   #resumeAt = Number.NEGATIVE_INFINITY;
   #down = false;
   readonly counters: LinkCounters = { errors: 0, skipped: 0 };
 
-  constructor(client: FleetRedisClient, options: { timeoutMs: number; logger: Logger; name: string }) {
+  constructor(client: FleetRedisClient, options: { timeoutMs: number; observers: Observers; name: ClientName }) {
     this.kind = redisKind(client);
     this.client = client;
     this.timeoutMs = options.timeoutMs;
-    this.#logger = options.logger;
+    this.#observers = options.observers;
     this.#name = options.name;
-    if (queuesOffline(client, this.kind)) {
+    if (queuesOffline(client, this.kind) && this.#observers.listens('fleet:offline-queue')) {
       const setting = this.kind === 'ioredis' ? 'enableOfflineQueue: false' : 'disableOfflineQueue: true';
-      emitLine(
-        this.#logger,
-        'warn',
-        `${this.#name}: the fleet's Redis client queues commands while disconnected; create it with { ${setting} } so an outage fails fast and nothing is replayed later`,
-        { client: this.#name, code: 'FLEET_OFFLINE_QUEUE' },
-      );
+      this.#observers.emit({ type: 'fleet:offline-queue', client: this.#name, setting });
     }
   }
 
@@ -152,15 +149,13 @@ export class RedisLink {
       });
       const outcome = await Promise.race([Promise.resolve().then(call), timeout]);
       if (outcome === TIMED_OUT) {
-        this.#failed(`no answer within ${this.timeoutMs} ms`);
+        this.#failed('TIMEOUT');
         return UNAVAILABLE;
       }
       if (this.#down) {
         this.#down = false;
-        emitLine(this.#logger, 'info', `${this.#name}: the fleet's Redis answers again; fleet coordination resumed`, {
-          client: this.#name,
-          code: 'FLEET_RESUMED',
-        });
+        if (this.#observers.listens('fleet'))
+          this.#observers.emit({ type: 'fleet', client: this.#name, state: 'resumed' });
       }
       return outcome;
     } catch (error) {
@@ -185,11 +180,8 @@ export class RedisLink {
     this.#resumeAt = performance.now() + FLEET_BACKOFF_MS;
     if (this.#down) return;
     this.#down = true;
-    emitLine(
-      this.#logger,
-      'warn',
-      `${this.#name}: the fleet's Redis failed (${detail}); each replica runs on its own until it answers again`,
-      { client: this.#name, code: 'FLEET_UNAVAILABLE' },
-    );
+    if (this.#observers.listens('fleet')) {
+      this.#observers.emit({ type: 'fleet', client: this.#name, state: 'unavailable', code: detail });
+    }
   }
 }

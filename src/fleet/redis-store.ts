@@ -1,5 +1,11 @@
-import type { SharedStore } from '../cache/shared-store.js';
 import type { RedisLink } from './redis-link.js';
+
+/** The store contract of the lookups' shared cache (`cache.store`: Keyv-compatible), as the fleet provides it. */
+export interface FleetStore {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: string, ttl?: number): Promise<unknown>;
+  delete(key: string): Promise<unknown>;
+}
 
 /**
  * The fleet's Redis as the lookups' shared cache store (`cache.store`), when
@@ -7,7 +13,7 @@ import type { RedisLink } from './redis-link.js';
  * per hash hands from one replica to the others. Calls go straight to the
  * client; the cache bounds and backs off on its own.
  */
-export function redisSharedStore(link: RedisLink, keyPrefix: string): SharedStore {
+export function redisSharedStore(link: RedisLink, keyPrefix: string): FleetStore {
   const prefix = `${keyPrefix}:cache:`;
   return {
     get: (key) => link.raw(['GET', prefix + key]),

@@ -2,8 +2,8 @@ import type { RateLimiterRedis as Quota } from 'rate-limiter-flexible';
 import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
 import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
 import type { FleetGate } from '../transport/resilience/fleet-gate.js';
-import { sleep } from '../transport/sleep.js';
 import type { AbortLike } from '../util/abort-like.js';
+import { sleep } from '../util/sleep.js';
 import { type RedisLink, UNAVAILABLE } from './redis-link.js';
 
 /*

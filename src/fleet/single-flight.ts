@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sleep } from '../transport/sleep.js';
 import type { AbortLike } from '../util/abort-like.js';
+import { sleep } from '../util/sleep.js';
 import { type RedisLink, UNAVAILABLE } from './redis-link.js';
 
 /*
@@ -46,7 +46,12 @@ export class FleetLookups {
    * replica's answer did not come (`poll()` reads the shared cache). An
    * aborted `signal` ends the wait with `ask()`, which then fails as aborted.
    */
-  async run<T>(hash: string, ask: () => Promise<T>, poll: () => Promise<T | undefined>, signal: AbortLike): Promise<T> {
+  async run<T>(
+    hash: string,
+    ask: () => Promise<T>,
+    poll: () => Promise<T | undefined> | undefined,
+    signal: AbortLike,
+  ): Promise<T> {
     const key = this.#keyPrefix + hash;
     const token = randomUUID();
     const claimed = await this.#link.command(['SET', key, token, 'PX', String(this.#waitMs), 'NX']);
@@ -69,7 +74,11 @@ export class FleetLookups {
   }
 
   /** The owner's answer from the shared cache, or `undefined` when there will be none to wait for. */
-  async #await<T>(key: string, poll: () => Promise<T | undefined>, signal: AbortLike): Promise<T | undefined> {
+  async #await<T>(
+    key: string,
+    poll: () => Promise<T | undefined> | undefined,
+    signal: AbortLike,
+  ): Promise<T | undefined> {
     const deadline = performance.now() + this.#waitMs;
     for (let delay = FIRST_POLL_MS; performance.now() < deadline; delay = Math.min(delay * 1.5, LONGEST_POLL_MS)) {
       try {

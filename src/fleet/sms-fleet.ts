@@ -1,8 +1,11 @@
 import { SmsError } from '../errors/sms-error.js';
-import type { Logger } from '../transport/logger.js';
+import type { Observers } from '../observe/observers.js';
 import type { ResolvedResilience } from '../transport/resilience/resilience-options.js';
 import { Fleet, type FleetStats } from './fleet.js';
 import type { SmsFleetOptions } from './fleet-options.js';
+
+export type { SmsFleetOptions } from './fleet-options.js';
+
 import { type LimitRefusal, SmsLimits } from './sms-limits.js';
 
 /** What `SmsClient` builds from its `fleet` option: the shared gate, and the sending limits. */
@@ -11,12 +14,23 @@ export class SmsFleet {
   readonly #limits: SmsLimits | undefined;
   #refused = 0;
 
+  readonly #observers: Observers;
+
   constructor(
     options: SmsFleetOptions,
-    context: { readonly service: string; readonly logger: Logger; readonly resilience: ResolvedResilience },
+    context: { readonly service: string; readonly observers: Observers; readonly resilience: ResolvedResilience },
   ) {
     this.#fleet = new Fleet(options, { ...context, name: 'sms' });
+    this.#observers = context.observers;
     this.#limits = SmsLimits.from(this.#fleet.link, this.#fleet.keyPrefix, options.limits);
+  }
+
+  /** A client's `fleet` option as a fleet, or none. */
+  static of(
+    options: SmsFleetOptions | undefined,
+    context: ConstructorParameters<typeof SmsFleet>[1],
+  ): SmsFleet | undefined {
+    return options === undefined ? undefined : new SmsFleet(options, context);
   }
 
   get gate(): Fleet['gate'] {
@@ -35,6 +49,14 @@ export class SmsFleet {
     const admission = await limits.admit(phoneNumbers.split(','));
     if ('limit' in admission) {
       this.#refused += 1;
+      if (this.#observers.listens('fleet:limited')) {
+        this.#observers.emit({
+          type: 'fleet:limited',
+          client: 'sms',
+          limit: admission.limit,
+          retryAfterMs: admission.retryAfterMs,
+        });
+      }
       throw limitedError(admission);
     }
     try {
@@ -50,6 +72,16 @@ export class SmsFleet {
       ...this.#fleet.settings,
       ...(this.#limits !== undefined && { limits: this.#limits.settings }),
     };
+  }
+
+  /** `{ fleet: settings }`, to spread into `toJSON()`. */
+  get described(): { readonly fleet: Record<string, unknown> } {
+    return { fleet: this.settings };
+  }
+
+  /** `{ fleet: stats }`, to spread into `stats()`. */
+  get counted(): { readonly fleet: SmsFleetStats } {
+    return { fleet: this.stats() };
   }
 
   stats(): SmsFleetStats {

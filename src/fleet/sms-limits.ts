@@ -37,7 +37,11 @@ const WINDOWS: ReadonlyArray<readonly [SendLimit & keyof RecipientLimitsShape, n
   ['perHour', 3_600],
   ['perDay', 86_400],
 ];
-type RecipientLimitsShape = { perMinute?: number; perHour?: number; perDay?: number };
+type RecipientLimitsShape = {
+  perMinute?: number | undefined;
+  perHour?: number | undefined;
+  perDay?: number | undefined;
+};
 
 /** One limit: its fleet-wide counter and the per-replica one used while Redis is unavailable. */
 interface Counter {

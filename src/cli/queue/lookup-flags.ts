@@ -1,7 +1,8 @@
 import type { DecisionPolicy } from '../../index.js';
+import { SecretMask } from '../../secrets/secret-mask.js';
 import type { CommandContext } from '../command.js';
 import { wholeNumber } from '../config.js';
-import { Diagnostics, SecretMask } from '../io.js';
+import { Diagnostics } from '../io.js';
 import type { Format } from '../output/index.js';
 import { UsageError } from '../usage-error.js';
 import { runQueuedLookup } from './producer.js';

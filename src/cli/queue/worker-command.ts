@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { HashScanClient } from '../../index.js';
+import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, noArguments, parseFlags } from '../command.js';
 import { connectHashScan, wholeNumber } from '../config.js';
-import { Diagnostics, SecretMask } from '../io.js';
+import { Diagnostics } from '../io.js';
 import { UsageError } from '../usage-error.js';
 import { loadBullMq } from './load.js';
 import {
