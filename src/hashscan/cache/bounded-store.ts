@@ -1,4 +1,5 @@
 import type { Observers } from '../../observe/observers.js';
+import { errorCode } from '../../util/error-code.js';
 
 /**
  * A Keyv-compatible store: what the shared cache level needs of it. A
@@ -121,7 +122,7 @@ export class BoundedStore {
       }
       return outcome;
     } catch (error) {
-      this.#failed(operation, started, 'error', describe(error));
+      this.#failed(operation, started, 'error', errorCode(error));
       return undefined;
     } finally {
       clearTimeout(timer);
@@ -144,17 +145,4 @@ export class BoundedStore {
       this.#observers.emit({ type: 'store:failed', client: this.#name, operation, reason, code: detail });
     }
   }
-}
-
-/** An error's `code` or `name` only: messages of store clients may carry connection strings with passwords. */
-function describe(error: unknown): string {
-  if (typeof error !== 'object' || error === null) return typeof error;
-  try {
-    const { code, name } = error as { code?: unknown; name?: unknown };
-    if (typeof code === 'string' && /^[\w.-]{1,64}$/.test(code)) return code;
-    if (typeof name === 'string' && /^[\w.-]{1,64}$/.test(name)) return name;
-  } catch {
-    // A hostile getter: say nothing more.
-  }
-  return 'error';
 }
