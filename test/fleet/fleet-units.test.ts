@@ -217,3 +217,84 @@ describeWithRedis('fleet features on a real Redis, in one process', (redisUrl) =
     expect(sandbox.messages).toHaveLength(1);
   });
 });
+
+describeWithRedis('every supported Redis client: node-redis 5 and 6, ioredis 5 and 6', (redisUrl) => {
+  const closers: Array<() => Promise<unknown>> = [];
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+  });
+
+  const clients: Record<string, () => Promise<FleetRedisClient>> = {
+    'node-redis 6': async () => {
+      const client = createClient({ url: redisUrl, disableOfflineQueue: true });
+      client.on('error', () => {});
+      await client.connect();
+      closers.push(async () => client.destroy());
+      return client;
+    },
+    'node-redis 5': async () => {
+      const { createClient: createClient5 } = await import('redis5');
+      const client = createClient5({ url: redisUrl, disableOfflineQueue: true });
+      client.on('error', () => {});
+      await client.connect();
+      closers.push(async () => client.destroy());
+      return client;
+    },
+    'ioredis 6': async () => {
+      const client = new Redis(redisUrl, { enableOfflineQueue: false, lazyConnect: true });
+      client.on('error', () => {});
+      await client.connect();
+      closers.push(async () => client.disconnect());
+      return client;
+    },
+    'ioredis 5': async () => {
+      const { Redis: Redis5 } = await import('ioredis5');
+      const client = new Redis5(redisUrl, { enableOfflineQueue: false, lazyConnect: true });
+      client.on('error', () => {});
+      await client.connect();
+      closers.push(async () => client.disconnect());
+      return client;
+    },
+  };
+
+  for (const [name, connect] of Object.entries(clients)) {
+    it(`${name}: the pause, the quota, the single request and the sealed entry all go through Redis`, async () => {
+      const redis = await connect();
+      const prefix = freshPrefix();
+      const service = await startLookupService(1, (_hash, count, response) => {
+        if (count !== 1) return false;
+        response.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
+        response.end('{"status":"error","message":"slow down"}');
+        return true;
+      });
+      closers.push(() => service.close());
+      const { lines, logger } = recordingLogger();
+      const client = new HashScanClient({
+        apiKey: 'fleet-test-key',
+        baseUrl: service.url,
+        logger,
+        retry: { retries: 1, minDelayMs: 1, maxDelayMs: 2_000 },
+        rateLimit: { requestsPerSecond: 100 },
+        cache: { secret: SECRET },
+        fleet: { redis, prefix, timeoutMs: 1_000 },
+      });
+      const [hash] = hashes(1, name) as [string];
+      await expect(client.scan(hash)).resolves.toMatchObject({ hash });
+      expect(service.arrivals).toHaveLength(2);
+      // The pause script and the quota's script ran without a single Redis error (their keys live a second only).
+      expect(client.stats().fleet).toMatchObject({
+        redisErrors: 0,
+        redisSkipped: 0,
+        pausesReported: 1,
+        lookupsOwned: 1,
+      });
+      expect(lines.filter((line) => line.includes('fleet'))).toEqual([]);
+      const admin = new Redis(redisUrl);
+      closers.push(async () => admin.disconnect());
+      const keys = await admin.keys(`${prefix}:*`);
+      expect(keys.some((key) => key.includes(':cache:'))).toBe(true);
+      // The single request's key was released once the sealed entry was written.
+      expect(keys.some((key) => key.includes(':lookup:'))).toBe(false);
+    });
+  }
+});
