@@ -8,6 +8,7 @@ import type { Observers } from '../observe/observers.js';
 import { observeOperation } from '../observe/operation.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
+import { clientObservers } from '../telemetry/publishers.js';
 import { withBudget } from '../transport/call/deadline.js';
 import { Transport } from '../transport/call/transport.js';
 import { type ClientDefaults, resolveTransportSettings } from '../transport/settings/client-options.js';
@@ -81,7 +82,8 @@ export class HashScanClient {
     const key = apiKeyWithRedactor(options);
     this.#apiKey = key.source;
     this.#redact = key.redact;
-    const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, this.#redact);
+    const observers = clientObservers(options, { client: 'hashscan', baseUrl: () => this.baseUrl, owner: this });
+    const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, this.#redact, observers);
     this.#observers = settings.observers;
     this.baseUrl = settings.baseUrl;
     if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {
@@ -261,7 +263,7 @@ export class HashScanClient {
     });
   }
 
-  /** The lookup shared by concurrent callers: the shared store (when set), else the service. */
+  /** The lookup shared by concurrent callers: the shared store (when set), else the service (once per fleet). */
   #lookup(
     query: NormalizedHash,
     signal: AbortLike,
@@ -276,10 +278,8 @@ export class HashScanClient {
     if (recalled === undefined) return this.#ask(query, signal, progress, totalTimeoutMs, trace);
     return recalled.then((stored) => {
       if (trace !== undefined) trace.level(stored === undefined ? 'miss' : 'hit', 'shared');
-      if (stored !== undefined) return stored;
-      // With a fleet, one replica asks for all; the others take its sealed answer from the shared cache.
       const ask = () => this.#ask(query, signal, progress, totalTimeoutMs, trace);
-      return this.#fleet?.lookups?.run(query.hash, ask, () => this.#cache?.poll(query), signal) ?? ask();
+      return stored ?? this.#fleet?.lookups?.run(query.hash, ask, () => this.#cache?.poll(query), signal) ?? ask();
     });
   }
 

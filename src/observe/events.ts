@@ -189,4 +189,12 @@ export interface Observer {
    * @defaultValue every type
    */
   readonly types?: readonly ObserverEventType[];
+  /**
+   * Whether this observer reads anything right now, for one whose interest
+   * comes and goes (a `diagnostics_channel` with or without subscribers, an
+   * OpenTelemetry API with or without a registered provider). Asked before
+   * each operation and event: while it says no, nothing is built for it.
+   * @defaultValue always interested
+   */
+  active?(): boolean;
 }

@@ -7,6 +7,7 @@ import { observeOperation } from '../observe/operation.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import { SecretSet } from '../secrets/secret-set.js';
+import { clientObservers } from '../telemetry/publishers.js';
 import { Transport } from '../transport/call/transport.js';
 import {
   type ClientDefaults,
@@ -177,7 +178,8 @@ export class SmsClient {
       redact: this.#redact,
       timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
     });
-    const settings = resolveTransportSettings(options, SMS_DEFAULTS, this.#redact);
+    const observers = clientObservers(options, { client: 'sms', baseUrl: () => this.baseUrl, owner: this });
+    const settings = resolveTransportSettings(options, SMS_DEFAULTS, this.#redact, observers);
     this.#fleet = SmsFleet.of(options.fleet, { ...settings, service: settings.baseUrl });
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
     const sending = { describeResponse: describeSmsResponse, trackWrites: true, fleetGate: this.#fleet?.gate };

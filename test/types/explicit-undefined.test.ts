@@ -33,6 +33,7 @@ import {
   type SmsCredentials,
   type SmsFleetOptions,
   type SmsLimitsOptions,
+  type TelemetryOptions,
 } from '../../src/index.js';
 import type {
   HashScanHandlerOptions,
@@ -81,6 +82,7 @@ type Checked = [
   AcceptsUndefined<RefusesUndefined<SmsFleetOptions>>,
   AcceptsUndefined<RefusesUndefined<SmsLimitsOptions>>,
   AcceptsUndefined<RefusesUndefined<RecipientLimits>>,
+  AcceptsUndefined<RefusesUndefined<TelemetryOptions>>,
 ];
 
 /** Every optional key of `T`, set to `undefined`: listing them all is enforced, so a new option joins this test. */
@@ -101,6 +103,7 @@ const clientKeys: Omit<AllUndefined<HashScanClientOptions>, 'baseUrl' | 'apiKey'
   dispatcher: undefined,
   logger: undefined,
   fleet: undefined,
+  telemetry: undefined,
 };
 
 describe('an explicit undefined means "not set", at run time too', () => {
@@ -198,6 +201,7 @@ describe('an explicit undefined means "not set", at run time too', () => {
         fetch: undefined,
         dispatcher: undefined,
         logger: undefined,
+        telemetry: undefined,
       };
       const explicit = new SmsClient({
         ...required,
