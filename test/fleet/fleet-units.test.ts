@@ -241,15 +241,15 @@ describeWithRedis('every supported Redis client: node-redis 5 and 6, ioredis 5 a
       return client;
     },
     'ioredis 6': async () => {
-      const client = new Redis(redisUrl, { enableOfflineQueue: false, lazyConnect: true });
+      const { Redis: Redis6 } = await import('ioredis6');
+      const client = new Redis6(redisUrl, { enableOfflineQueue: false, lazyConnect: true });
       client.on('error', () => {});
       await client.connect();
       closers.push(async () => client.disconnect());
       return client;
     },
     'ioredis 5': async () => {
-      const { Redis: Redis5 } = await import('ioredis5');
-      const client = new Redis5(redisUrl, { enableOfflineQueue: false, lazyConnect: true });
+      const client = new Redis(redisUrl, { enableOfflineQueue: false, lazyConnect: true });
       client.on('error', () => {});
       await client.connect();
       closers.push(async () => client.disconnect());
