@@ -38,6 +38,13 @@ export const CLI_ENTRIES = {
   'cli-hash-thread': 'src/cli/hashing/hash-thread.ts',
 };
 
+/**
+ * Left out of the CLI bundle: msw (never needed), and the optional peers of
+ * `lookup --queue`, `worker` and `--redis` (bullmq and ioredis), loaded from
+ * the user's node_modules only when those flags run.
+ */
+export const CLI_EXTERNAL = ['msw', 'bullmq', 'ioredis'];
+
 /** ky is never used by the CLI (it sends through undici) and costs 20 to 25 ms to evaluate: see src/cli/ky-absent.ts. */
 export const CLI_ALIAS = { ky: './src/cli/ky-absent.ts' };
 
@@ -79,8 +86,8 @@ export default defineConfig([
     // esbuild's own tree shaking: tsup's rollup pass would merge the chunks back.
     treeshake: false,
     splitting: true,
-    noExternal: [/^(?!msw$)/],
-    external,
+    noExternal: [/^(?!(msw|bullmq|ioredis)$)/],
+    external: CLI_EXTERNAL,
     banner: { js: CLI_BANNER },
     esbuildOptions(options) {
       options.chunkNames = CLI_CHUNK_NAMES;

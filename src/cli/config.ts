@@ -3,6 +3,7 @@ import { ConfigurationError, HashScanClient, type Logger, SmsClient } from '../i
 // `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import type { Diagnostics } from './io.js';
+import { openFleet } from './queue/fleet-flag.js';
 import { Agent } from './undici-agent.js';
 import { UsageError } from './usage-error.js';
 
@@ -18,6 +19,10 @@ export interface ConnectionFlags {
   readonly 'base-url'?: string;
   readonly timeout?: string;
   readonly retries?: string;
+  /** `scan` and `lookup`: a Redis shared with other runs and replicas. */
+  readonly redis?: string;
+  /** `worker`: requests per second for the whole fleet. */
+  readonly rate?: string;
 }
 
 /**
@@ -51,7 +56,9 @@ function defined<T extends Record<string, unknown>>(settings: T): { [K in keyof 
 function common(flags: ConnectionFlags, logger: Logger | undefined) {
   const timeoutMs = wholeNumber(flags.timeout, 'timeout', 1, 600_000);
   const retries = wholeNumber(flags.retries, 'retries', 0, 10);
+  const requestsPerSecond = wholeNumber(flags.rate, 'rate', 1, 1_000_000);
   return {
+    ...(requestsPerSecond === undefined ? {} : { rateLimit: { requestsPerSecond } }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(retries === undefined ? {} : { retry: retries === 0 ? (false as const) : { retries } }),
     ...(logger === undefined ? {} : { logger }),
@@ -122,7 +129,9 @@ export async function connectHashScan(
   diagnostics: Diagnostics,
 ): Promise<Connection<HashScanClient>> {
   const { env } = diagnostics.io;
-  return connect(flags, concurrency, HASHSCAN_SOURCES, (sandbox, agent) => {
+  // `--redis`: the shared cache and the fleet for this run (a Redis that does not answer leaves it on its own).
+  const { fleet, close: closeFleet } = await openFleet(flags.redis, diagnostics);
+  const connection = await connect(flags, concurrency, HASHSCAN_SOURCES, (sandbox, agent) => {
     const apiKey = sandbox?.apiKey ?? flags['api-key'] ?? env.HASHSCAN_API_KEY;
     diagnostics.secrets.add(apiKey);
     return new HashScanClient({
@@ -130,9 +139,20 @@ export async function connectHashScan(
       dispatcher: agent,
       // Large enough to merge repeated hashes of a big folder or list; answers are small.
       cache: { max: 100_000 },
+      ...(fleet === undefined ? {} : { fleet }),
       ...common(flags, diagnostics.logger()),
     });
+  }).catch(async (error: unknown) => {
+    await closeFleet();
+    throw error;
   });
+  return {
+    client: connection.client,
+    close: async () => {
+      await connection.close();
+      await closeFleet();
+    },
+  };
 }
 
 /** An `SmsClient` from flags, then `SMS_*` variables, or an in-process sandbox with `--sandbox`. */

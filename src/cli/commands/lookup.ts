@@ -7,9 +7,12 @@ import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VE
 import { connectHashScan, wholeNumber } from '../config.js';
 import { type HashLine, openInput, parseHashLine, readHashLines } from '../hash-lines.js';
 import { Diagnostics, flushed } from '../io.js';
+import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
 import { lookUpEach } from '../lookup-pipeline.js';
-import { type Column, createWriter, FORMATS } from '../output/index.js';
+import { createWriter, FORMATS } from '../output/index.js';
 import { Progress } from '../progress.js';
+import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
+import { QUEUE_HELP, QUEUE_OPTIONS, queuedLookup } from '../queue/lookup-flags.js';
 import { type InputIdentity, ResumeState } from '../resume-state.js';
 import { outcomeCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
@@ -18,6 +21,8 @@ import { UsageError } from '../usage-error.js';
 const OPTIONS = {
   ...OUTPUT_OPTIONS,
   ...CONNECTION_OPTIONS,
+  ...REDIS_OPTION,
+  ...QUEUE_OPTIONS,
   'api-key': { type: 'string' },
   concurrency: { type: 'string' },
   input: { type: 'string', short: 'i' },
@@ -42,6 +47,9 @@ Input:
                         only what was not (failed lookups included)
 
 ${VERDICT_HELP}
+${REDIS_HELP}
+
+${QUEUE_HELP}
 
 Examples:
   hashscan-sms lookup --sandbox 275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f
@@ -59,6 +67,8 @@ export const lookupCommand: Command = {
     const format = oneOf(values.format, FORMATS, 'format', 'table');
     const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
+    if (values.queue !== undefined)
+      return queuedLookup(values, positionals, { format, failOn, policy }, { io, signal });
     const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 1024) ?? 16;
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
@@ -97,20 +107,7 @@ export const lookupCommand: Command = {
       state?.close();
       throw error;
     });
-    const columns: Column[] = [
-      { key: 'line', width: 6 },
-      { key: 'decision', width: 8 },
-      { key: 'verdict', width: 12 },
-      { key: 'detail', width: 28 },
-      { key: 'hash', width: 0 },
-    ];
-    const csvColumns: Column[] = [
-      ...columns,
-      { key: 'name', width: 0 },
-      { key: 'source', width: 0 },
-      { key: 'error', width: 0 },
-    ];
-    const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env);
+    const writer = createWriter(format, format === 'csv' ? LOOKUP_CSV_COLUMNS : LOOKUP_COLUMNS, io.out, io.env);
 
     async function* unsettled(): AsyncGenerator<HashLine, void, undefined> {
       for await (const line of lines) if (state?.isSettled(line.line) !== true) yield line;

@@ -9,6 +9,7 @@ import { Diagnostics } from '../io.js';
 import { lookUpEach } from '../lookup-pipeline.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
+import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
 import { errorCells, outcomeCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { UsageError } from '../usage-error.js';
@@ -17,6 +18,7 @@ import { walk } from '../walk.js';
 const OPTIONS = {
   ...OUTPUT_OPTIONS,
   ...CONNECTION_OPTIONS,
+  ...REDIS_OPTION,
   'api-key': { type: 'string' },
   concurrency: { type: 'string' },
   'hash-concurrency': { type: 'string' },
@@ -43,6 +45,7 @@ Scanning:
   --hash-concurrency N  files read at once (default 8)
 
 ${VERDICT_HELP}
+${REDIS_HELP}
 
 Examples:
   hashscan-sms scan --sandbox ./examples
