@@ -1,4 +1,3 @@
-import { positiveMs } from '../config/numbers.js';
 import { requiredSetting } from '../config/settings.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hashscan-error.js';
@@ -6,7 +5,7 @@ import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry }
 import { createRedactor, type Redactor } from '../secrets/redact.js';
 import { SecretSet } from '../secrets/secret-set.js';
 import type { OutgoingRequest } from '../transport/call/exchange.js';
-import { DEFAULT_TIMEOUT_MS } from '../transport/settings/client-options.js';
+import { resolveTimeoutMs } from '../transport/settings/client-options.js';
 
 /** An API key with the time it stops being valid; it is fetched again 10 s before. */
 export interface ExpiringApiKey {
@@ -76,16 +75,18 @@ export function apiKeyWithRedactor(options: {
 }): {
   readonly source: CredentialSource<ApiKey>;
   readonly redact: Redactor;
+  /** The checked `timeoutMs`, also the transport's (checked once, here). */
+  readonly timeoutMs: number;
   /** The checked key when it is fixed (an option or the environment); `undefined` for a provider. */
   readonly fixedKey: string | undefined;
 } {
   const secrets = new SecretSet();
+  const timeoutMs = resolveTimeoutMs(options.timeoutMs);
   const redact = createRedactor({ secrets, params: { api_key: 'full' } });
-  const timeoutMs = positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
   const source = apiKeySource(options.apiKey, secrets, { redact, timeoutMs });
   // A fixed key is the one secret the source has accepted: read once, where it was checked.
   const fixedKey = typeof options.apiKey === 'function' ? undefined : secrets.values[0];
-  return { source, redact, fixedKey };
+  return { source, redact, timeoutMs, fixedKey };
 }
 
 /** Where a lookup keeps the key its last attempt was sent with (to ask again if the service refuses it). */

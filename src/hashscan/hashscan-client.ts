@@ -83,7 +83,7 @@ export class HashScanClient {
     this.#apiKey = key.source;
     this.#redact = key.redact;
     const observers = clientObservers(options, { client: 'hashscan', baseUrl: () => this.baseUrl, owner: this });
-    const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, this.#redact, observers);
+    const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, key, observers);
     this.#observers = settings.observers;
     this.baseUrl = settings.baseUrl;
     if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {

@@ -1,5 +1,4 @@
 import { inspect } from 'node:util';
-import { positiveMs } from '../config/numbers.js';
 import { SmsFleet, type SmsFleetOptions } from '../fleet/sms-fleet.js';
 import type { SendOperation } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
@@ -12,7 +11,7 @@ import { Transport } from '../transport/call/transport.js';
 import {
   type ClientDefaults,
   type CommonClientOptions,
-  DEFAULT_TIMEOUT_MS,
+  resolveTimeoutMs,
   resolveTransportSettings,
 } from '../transport/settings/client-options.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings/settings-summary.js';
@@ -174,12 +173,10 @@ export class SmsClient {
 
   constructor(options: SmsClientOptions = {}) {
     this.#redact = createSmsRedactor(this.#keys);
-    this.#credentials = smsCredentialSource(options, this.#keys, {
-      redact: this.#redact,
-      timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
-    });
+    const basics = { redact: this.#redact, timeoutMs: resolveTimeoutMs(options.timeoutMs) };
+    this.#credentials = smsCredentialSource(options, this.#keys, basics);
     const observers = clientObservers(options, { client: 'sms', baseUrl: () => this.baseUrl, owner: this });
-    const settings = resolveTransportSettings(options, SMS_DEFAULTS, this.#redact, observers);
+    const settings = resolveTransportSettings(options, SMS_DEFAULTS, basics, observers);
     this.#fleet = SmsFleet.of(options.fleet, { ...settings, service: settings.baseUrl });
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
     const sending = { describeResponse: describeSmsResponse, trackWrites: true, fleetGate: this.#fleet?.gate };

@@ -93,6 +93,20 @@ export interface CommonClientOptions extends ResilienceOptions {
 /** Default of `timeoutMs`, both clients. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+/**
+ * Checks `timeoutMs` once, first: the credential source (a provider's own
+ * time limit) and the transport both take the checked value.
+ */
+export function resolveTimeoutMs(value: number | undefined): number {
+  return positiveMs(value, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+}
+
+/** What a client has checked before the shared options: its redactor and `timeoutMs`. */
+export interface CheckedBasics {
+  readonly redact: Redactor;
+  readonly timeoutMs: number;
+}
+
 /** What each client sets for itself: the shared layer never tells clients apart. */
 export interface ClientDefaults {
   /** Environment variable read when `baseUrl` is absent, e.g. `SMS_BASE_URL`. */
@@ -107,7 +121,7 @@ export interface ClientDefaults {
 export function resolveTransportSettings(
   options: CommonClientOptions,
   defaults: ClientDefaults,
-  redact: Redactor,
+  { redact, timeoutMs }: CheckedBasics,
   observers: readonly Observer[] = (options as WithInternalObservers)[INTERNAL_OBSERVERS] ?? [],
 ): TransportSettings {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
@@ -128,7 +142,7 @@ export function resolveTransportSettings(
   }
   return {
     baseUrl: parseBaseUrl(requiredSetting(options.baseUrl, 'baseUrl', defaults.baseUrlEnv)),
-    timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
+    timeoutMs,
     totalTimeoutMs: optionalMs(options.totalTimeoutMs, 'totalTimeoutMs'),
     maxResponseBytes: wholeNumber(options.maxResponseBytes, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, {
       min: 1,

@@ -29,7 +29,7 @@ function transport(fetch: FetchLike, observer: Observer, retries = 0): Transport
   const settings = resolveTransportSettings(
     { baseUrl: 'https://svc.test', fetch, retry: retries === 0 ? false : { retries, minDelayMs: 1, maxDelayMs: 2 } },
     { baseUrlEnv: 'UNUSED_BASE_URL', name: 'hashscan', cooldownMs: 1_000 },
-    createRedactor({ secrets: [], params: { key: 'full' } }),
+    { redact: createRedactor({ secrets: [], params: { key: 'full' } }), timeoutMs: 10_000 },
     [observer],
   );
   return new Transport(settings);
