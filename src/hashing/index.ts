@@ -16,5 +16,11 @@ export type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
 export type { Digests } from './digests.js';
 export { hashBytes } from './hash-bytes.js';
 export { hashFile } from './hash-file.js';
-export { type HashedFile, type HashFilesOptions, hashFiles, type UnreadableFile } from './hash-files.js';
+export {
+  type FilePath,
+  type HashedFile,
+  type HashFilesOptions,
+  hashFiles,
+  type UnreadableFile,
+} from './hash-files.js';
 export { hashStream } from './hash-stream.js';

@@ -5,6 +5,7 @@ import { connectHashScan, wholeNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
 import { Diagnostics, SecretMask } from '../io.js';
 import { lookUpEach } from '../lookup-pipeline.js';
+import { nameCells, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
 import { errorCells, outcomeCells } from '../scan-row.js';
@@ -75,7 +76,12 @@ export const scanCommand: Command = {
       { key: 'detail', width: 28 },
       { key: 'path', width: 0 },
     ];
-    const csvColumns: Column[] = [...columns, { key: 'source', width: 0 }, { key: 'error', width: 0 }];
+    const csvColumns: Column[] = [
+      ...columns,
+      { key: 'source', width: 0 },
+      { key: 'error', width: 0 },
+      { key: 'pathBase64', width: 0 },
+    ];
     const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env);
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, true);
     const tally: DecisionTally = { allow: 0, block: 0, review: 0 };
@@ -85,9 +91,9 @@ export const scanCommand: Command = {
       writer.write(row);
       tally[row.decision as keyof DecisionTally] += 1;
     };
-    const unreadable = (path: string, code: string, message: string): void => {
+    const unreadable = (path: Buffer, code: string, message: string): void => {
       progress.counters.errors += 1;
-      emit({ path, ...errorCells({ code, message }, decide({ verdict: 'error' }, policy)) });
+      emit({ ...nameCells('path', path), ...errorCells({ code, message }, decide({ verdict: 'error' }, policy)) });
     };
 
     const files = walk(positionals, {
@@ -102,15 +108,17 @@ export const scanCommand: Command = {
         skipped += 1;
         if (problem.kind === 'loop') {
           progress.clear();
-          diagnostics.line(`hashscan-sms: skipped ${problem.path}: directory already visited (symbolic link loop)`);
+          diagnostics.line(
+            `hashscan-sms: skipped ${shownName(problem.path)}: directory already visited (symbolic link loop)`,
+          );
         } else if (values.verbose === true) {
           progress.clear();
           const why = problem.kind === 'symlink' ? 'symbolic link not followed (use -L)' : 'not a regular file';
-          diagnostics.line(`hashscan-sms: skipped ${problem.path}: ${why}`);
+          diagnostics.line(`hashscan-sms: skipped ${shownName(problem.path)}: ${why}`);
         }
       },
     });
-    async function* hashed(): AsyncGenerator<HashedFile<HashAlgorithm>, void, undefined> {
+    async function* hashed(): AsyncGenerator<HashedFile<HashAlgorithm, Buffer>, void, undefined> {
       for await (const file of hashFilesOffThread(files, { algorithms, concurrency: hashConcurrency, signal })) {
         if (file.error !== undefined) {
           unreadable(file.path, file.error.code ?? 'UNREADABLE', file.error.message);
@@ -120,10 +128,10 @@ export const scanCommand: Command = {
         yield file;
       }
     }
-    const report = (file: HashedFile<HashAlgorithm>, outcome: ScanOutcome): void => {
+    const report = (file: HashedFile<HashAlgorithm, Buffer>, outcome: ScanOutcome): void => {
       progress.counters.looked += 1;
       if (outcome.verdict === 'error') progress.counters.errors += 1;
-      emit({ path: file.path, size: file.size, ...file.digests, ...outcomeCells(outcome, policy) });
+      emit({ ...nameCells('path', file.path), size: file.size, ...file.digests, ...outcomeCells(outcome, policy) });
     };
 
     try {
