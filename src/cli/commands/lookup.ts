@@ -1,16 +1,14 @@
-import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import type { ScanOutcome } from '../../index.js';
+import { decide, type ScanOutcome } from '../../index.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
 import { connectHashScan, wholeNumber } from '../config.js';
-import { type HashLine, openInput, parseHashLine, readHashLines } from '../hash-lines.js';
+import { type HashLine, MAX_LINE_BYTES } from '../hash-lines.js';
 import { Diagnostics, flushed, SecretMask } from '../io.js';
+import { openLookupInput } from '../lookup-input.js';
 import { lookUpEach } from '../lookup-pipeline.js';
-import { type Column, createWriter, FORMATS } from '../output/index.js';
+import { nameCells } from '../names.js';
+import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
-import { type InputIdentity, ResumeState } from '../resume-state.js';
-import { outcomeCells } from '../scan-row.js';
+import { errorCells, outcomeCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { UsageError } from '../usage-error.js';
 
@@ -61,34 +59,7 @@ export const lookupCommand: Command = {
     const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 1024) ?? 16;
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
-    // The input: arguments, a file, or stdin.
-    let lines: AsyncIterable<HashLine> | Iterable<HashLine>;
-    let identity: InputIdentity;
-    if (positionals.length > 0) {
-      lines = positionals.flatMap((text, i) => parseHashLine(text, i + 1) ?? []);
-      identity = { source: 'args', digest: createHash('sha256').update(positionals.join('\n')).digest('hex') };
-    } else if (values.input !== undefined && values.input !== '-') {
-      const path = resolve(values.input);
-      const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-        throw new UsageError(`lookup: cannot read --input ${values.input}: ${error.code ?? error.message}`);
-      });
-      let read = 0;
-      lines = readHashLines(openInput(path), (bytes) => {
-        read += bytes;
-        progress.counters.fraction = info.size > 0 ? read / info.size : undefined;
-      });
-      identity = { source: 'file', path, size: info.size, mtimeMs: info.mtimeMs };
-    } else {
-      if (io.stdin.isTTY === true && values.input === undefined) {
-        throw new UsageError(
-          'lookup: no hashes: pass them as arguments, with --input FILE, or on stdin\nRun `hashscan-sms lookup --help` for usage.',
-        );
-      }
-      lines = readHashLines(io.stdin);
-      identity = { source: 'stdin' };
-    }
-
-    const state = values.resume === undefined ? undefined : ResumeState.open(values.resume, identity);
+    const { lines, state, readSoFar } = await openLookupInput(positionals, values.input, values.resume, io, progress);
     // Results not kept in the state file (all of them without --resume).
     const own: DecisionTally = { allow: 0, block: 0, review: 0 };
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
@@ -108,41 +79,49 @@ export const lookupCommand: Command = {
       { key: 'name', width: 0 },
       { key: 'source', width: 0 },
       { key: 'error', width: 0 },
+      { key: 'nameBase64', width: 0 },
     ];
     const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env);
 
-    async function* unsettled(): AsyncGenerator<HashLine, void, undefined> {
-      for await (const line of lines) if (state?.isSettled(line.line) !== true) yield line;
-    }
-    const report = (line: HashLine, outcome: ScanOutcome): void => {
-      const cells = outcomeCells(outcome, policy);
+    const emit = (line: HashLine, cells: Row, settled: boolean): void => {
       const decision = cells.decision as keyof DecisionTally;
-      progress.counters.looked += 1;
-      if (outcome.verdict === 'error') progress.counters.errors += 1;
       progress.clear();
-      // A failed lookup stays unsettled, so a resumed run asks again; an invalid line would fail the same way.
-      const settled = outcome.verdict !== 'error' || outcome.error.code === 'INVALID_HASH';
-      const row = {
-        line: line.line,
-        hash: line.hash,
-        ...(line.name === undefined ? {} : { name: line.name }),
-        ...cells,
-      };
+      const row = { line: line.line, hash: line.hash, ...(line.name && nameCells('name', line.name)), ...cells };
       if (state !== undefined && settled) {
         // Journaled only once printed: a kill in between prints it again on resume, never loses it.
-        writer.write(row, () => state.record(line.line, decision));
+        writer.write(row, () => state.record(line.line, decision, readSoFar));
       } else {
         writer.write(row);
         own[decision] += 1;
       }
     };
+    const report = (line: HashLine, outcome: ScanOutcome): void => {
+      progress.counters.looked += 1;
+      if (outcome.verdict === 'error') progress.counters.errors += 1;
+      // A failed lookup stays unsettled, so a resumed run asks again; an invalid line would fail the same way.
+      emit(line, outcomeCells(outcome, policy), outcome.verdict !== 'error' || outcome.error.code === 'INVALID_HASH');
+    };
+    // An over-long line is an invalid line: never looked up, its text cut in the output.
+    const overlong = (line: HashLine): void => {
+      progress.counters.looked += 1;
+      progress.counters.errors += 1;
+      const message = `line ${line.line} is ${line.overlong} bytes long, more than ${MAX_LINE_BYTES}: not looked up`;
+      emit(line, errorCells({ code: 'LINE_TOO_LONG', message }, decide({ verdict: 'error' }, policy)), true);
+    };
 
     try {
-      await lookUpEach(connection.client, unsettled(), (line) => line.hash, { concurrency, signal }, report, io.out);
+      await lookUpEach(
+        connection.client,
+        lines,
+        (line) => (line.overlong === undefined ? line.hash : undefined),
+        { concurrency, signal, unlooked: overlong },
+        report,
+        io.out,
+      );
     } finally {
       progress.stop();
       writer.end();
-      await flushed(io.out);
+      await flushed(io.out, signal);
       state?.close();
       await connection.close();
     }
