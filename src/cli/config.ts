@@ -8,6 +8,8 @@ import { UsageError } from './usage-error.js';
 /** What a command gets to talk to the service with; `close()` ends the connections and any in-process sandbox. */
 export interface Connection<C> {
   readonly client: C;
+  /** The undici agent the client sends through (the adaptive limit watches its answers). */
+  readonly agent: Agent;
   close(): Promise<void>;
 }
 
@@ -82,7 +84,7 @@ async function connect<C>(
     await sandbox?.close();
   };
   try {
-    return { client: construct(() => build(sandbox, agent)), close };
+    return { client: construct(() => build(sandbox, agent)), agent, close };
   } catch (error) {
     await close();
     throw error;

@@ -52,7 +52,9 @@ describe('progress display', { timeout: 30_000 }, () => {
     expect(code).toBe(0);
     // Drawn at least once while the slow lookup was pending, with its counters.
     expect(screen).toMatch(
-      new RegExp(`${CLEAR_LINE.replace('[', '\\[')}\\d+ hashed · \\d+ looked up · [\\d.]+/s · 0 errors`),
+      new RegExp(
+        `${CLEAR_LINE.replace('[', '\\[')}\\d+ hashed · \\d+ looked up · [\\d.]+/s · \\d+ in flight max · 0 errors`,
+      ),
     );
     // Every drawing is erased: after the last one comes a clear, then only results and the summary.
     const lastDraw = screen.lastIndexOf(' looked up');

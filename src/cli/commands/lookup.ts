@@ -5,6 +5,7 @@ import { type HashLine, MAX_LINE_BYTES } from '../hash-lines.js';
 import { Diagnostics, flushed, SecretMask } from '../io.js';
 import { openLookupInput } from '../lookup-input.js';
 import { lookUpEach } from '../lookup-pipeline.js';
+import { ADAPTIVE_MAX, chooseLimit } from '../lookups/choose-limit.js';
 import { nameCells } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
@@ -56,14 +57,14 @@ export const lookupCommand: Command = {
     const format = oneOf(values.format, FORMATS, 'format', 'table');
     const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
-    const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 1024) ?? 16;
+    const pinned = wholeNumber(values.concurrency, 'concurrency', 1, 1024);
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
     const { lines, state, readSoFar } = await openLookupInput(positionals, values.input, values.resume, io, progress);
     // Results not kept in the state file (all of them without --resume).
     const own: DecisionTally = { allow: 0, block: 0, review: 0 };
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
-    const connection = await connectHashScan(values, concurrency, diagnostics).catch((error: unknown) => {
+    const connection = await connectHashScan(values, pinned ?? ADAPTIVE_MAX, diagnostics).catch((error: unknown) => {
       state?.close();
       throw error;
     });
@@ -114,7 +115,7 @@ export const lookupCommand: Command = {
         connection.client,
         lines,
         (line) => (line.overlong === undefined ? line.hash : undefined),
-        { concurrency, signal, unlooked: overlong },
+        { limit: chooseLimit(pinned, connection, diagnostics, progress), signal, unlooked: overlong },
         report,
         io.out,
       );

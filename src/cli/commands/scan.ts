@@ -5,6 +5,7 @@ import { connectHashScan, wholeNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
 import { Diagnostics, SecretMask } from '../io.js';
 import { lookUpEach } from '../lookup-pipeline.js';
+import { ADAPTIVE_MAX, chooseLimit } from '../lookups/choose-limit.js';
 import { nameCells, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
@@ -63,10 +64,10 @@ export const scanCommand: Command = {
       oneOf(a.trim().toLowerCase(), ALGORITHMS, 'algorithm', 'sha256'),
     );
     const primary = algorithms[0] as HashAlgorithm;
-    const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 1024) ?? 16;
+    const pinned = wholeNumber(values.concurrency, 'concurrency', 1, 1024);
     const hashConcurrency = wholeNumber(values['hash-concurrency'], 'hash-concurrency', 1, 1024) ?? 8;
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
-    const connection = await connectHashScan(values, concurrency, diagnostics);
+    const connection = await connectHashScan(values, pinned ?? ADAPTIVE_MAX, diagnostics);
 
     const columns: Column[] = [
       { key: 'decision', width: 8 },
@@ -139,7 +140,7 @@ export const scanCommand: Command = {
         connection.client,
         hashed(),
         (file) => file.digests[primary],
-        { concurrency, signal },
+        { limit: chooseLimit(pinned, connection, diagnostics, progress), signal },
         report,
         io.out,
       );

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { AdaptiveLimit, FixedLimit, type LimitChange } from '../../src/cli/lookups/concurrency-limit.js';
+
+/** An adaptive limit on a clock the test moves. */
+function limitOnClock() {
+  let now = 0;
+  const changes: LimitChange[] = [];
+  const limit = new AdaptiveLimit({ now: () => now, onChange: (change) => changes.push(change) });
+  /** One window: the limit's worth of lookups of `latencyMs`, then time moves on a window. */
+  const window = (latencyMs: number, pushedBack = false): number => {
+    now += 150;
+    const count = Math.max(16, limit.current);
+    for (let i = 0; i < count; i += 1) limit.sample(now - latencyMs, latencyMs, pushedBack && i === 0);
+    return limit.current;
+  };
+  return { limit, window, changes, pushBack: () => limit.pushBack() };
+}
+
+describe('the adaptive concurrency limit', () => {
+  it('starts at 16 and doubles while latency holds (slow start)', () => {
+    const { window } = limitOnClock();
+    expect([window(20), window(20), window(20), window(20)]).toEqual([32, 64, 128, 256]);
+  });
+
+  it('backs off on push-back and then stays below the limit that failed', () => {
+    const { window, pushBack, changes } = limitOnClock();
+    window(20);
+    window(20);
+    window(20); // 128
+    pushBack(); // a 429 on the wire
+    const cut = window(20);
+    expect(cut).toBe(96);
+    expect(changes.at(-1)?.why).toBe('push-back');
+    for (let i = 0; i < 20; i += 1) window(20);
+    expect(window(20)).toBeLessThanOrEqual(96);
+  });
+
+  it('shrinks once latency stays past one and a half times the best for two windows, not for one', () => {
+    const { window, changes } = limitOnClock();
+    for (let i = 0; i < 5; i += 1) window(20); // 512, slow start
+    window(20); // 1024 (the maximum)
+    // Out of slow start: a push-back cut, then latency rises.
+    const { limit } = { limit: window(20, true) };
+    expect(changes.at(-1)?.why).toBe('push-back');
+    window(20);
+    const before = window(20);
+    // A window is judged when the next one begins (its first lookup ends after the window's time).
+    expect(window(60)).toBe(before);
+    expect(window(60)).toBe(before); // one slow window: noise
+    expect(window(60)).toBeLessThan(before); // two: a queue
+    expect(changes.at(-1)?.why).toBe('latency rising');
+    expect(limit).toBeGreaterThan(0);
+  });
+
+  it('ignores lookups that never went over the network (cache hits)', () => {
+    const { window } = limitOnClock();
+    expect(window(0.01)).toBe(16);
+  });
+
+  it('is pinned with --concurrency', () => {
+    const fixed = new FixedLimit(256);
+    fixed.sample();
+    fixed.pushBack();
+    expect(fixed.current).toBe(256);
+    expect(fixed.adaptive).toBe(false);
+  });
+});
