@@ -93,5 +93,8 @@ Connection (flags override the environment):
   --concurrency N       pin the lookups in flight to N (1 to 1024); default: adaptive,
                         from 16, growing while answers keep their latency and backing
                         off on 429, Retry-After, time-outs and rising latency
+  --workers N           spread the lookups over N threads (1 to 64, default 1), each with
+                        its own event loop, connections and limit (--concurrency is
+                        split between them); one output, one resume state, one status
   --timeout MS          per attempt (default 10000)
   --retries N           retries of transient failures (default 2)`;

@@ -1,6 +1,7 @@
-import type { HashScanClient, ScanOutcome } from '../index.js';
+import type { HashScanClient } from '../index.js';
 import { backpressure } from './io.js';
 import type { ConcurrencyLimit } from './lookups/concurrency-limit.js';
+import type { OutcomeView } from './scan-row.js';
 
 /** The most lookups `scanIterable` is ever asked to run at once; the limit decides how many do. */
 const MAX_IN_FLIGHT = 1024;
@@ -27,7 +28,7 @@ export async function lookUpEach<T>(
   items: AsyncIterable<T>,
   hashOf: (item: T) => string | undefined,
   options: LookUpOptions<T>,
-  report: (item: T, outcome: ScanOutcome) => void,
+  report: (item: T, outcome: OutcomeView) => void,
   output: NodeJS.WritableStream,
 ): Promise<void> {
   const { limit, signal } = options;
@@ -74,7 +75,7 @@ export async function lookUpEach<T>(
 }
 
 /** Whether a lookup met the service's push-back: a time-out, an HTTP error status (429, 503), an open circuit. */
-function pushedBack(outcome: ScanOutcome): boolean {
+export function pushedBack(outcome: OutcomeView): boolean {
   if (outcome.verdict !== 'error') return false;
   const { code } = outcome.error;
   return code === 'TIMEOUT' || code === 'HTTP_STATUS' || code === 'CIRCUIT_OPEN';

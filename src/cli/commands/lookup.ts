@@ -1,15 +1,14 @@
-import { decide, type ScanOutcome } from '../../index.js';
+import { decide } from '../../index.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
-import { connectHashScan, wholeNumber } from '../config.js';
+import { wholeNumber } from '../config.js';
 import { type HashLine, MAX_LINE_BYTES } from '../hash-lines.js';
 import { Diagnostics, flushed, SecretMask } from '../io.js';
 import { openLookupInput } from '../lookup-input.js';
-import { lookUpEach } from '../lookup-pipeline.js';
-import { ADAPTIVE_MAX, chooseLimit } from '../lookups/choose-limit.js';
+import { prepareLookups } from '../lookups/lookups.js';
 import { nameCells } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
-import { errorCells, outcomeCells } from '../scan-row.js';
+import { errorCells, type OutcomeView, outcomeCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { UsageError } from '../usage-error.js';
 
@@ -18,6 +17,7 @@ const OPTIONS = {
   ...CONNECTION_OPTIONS,
   'api-key': { type: 'string' },
   concurrency: { type: 'string' },
+  workers: { type: 'string' },
   input: { type: 'string', short: 'i' },
   resume: { type: 'string' },
   'fail-on': { type: 'string' },
@@ -58,16 +58,19 @@ export const lookupCommand: Command = {
     const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
     const pinned = wholeNumber(values.concurrency, 'concurrency', 1, 1024);
+    const workers = wholeNumber(values.workers, 'workers', 1, 64) ?? 1;
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
     const { lines, state, readSoFar } = await openLookupInput(positionals, values.input, values.resume, io, progress);
     // Results not kept in the state file (all of them without --resume).
     const own: DecisionTally = { allow: 0, block: 0, review: 0 };
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
-    const connection = await connectHashScan(values, pinned ?? ADAPTIVE_MAX, diagnostics).catch((error: unknown) => {
-      state?.close();
-      throw error;
-    });
+    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
+      (error: unknown) => {
+        state?.close();
+        throw error;
+      },
+    );
     const columns: Column[] = [
       { key: 'line', width: 6 },
       { key: 'decision', width: 8 },
@@ -96,7 +99,7 @@ export const lookupCommand: Command = {
         own[decision] += 1;
       }
     };
-    const report = (line: HashLine, outcome: ScanOutcome): void => {
+    const report = (line: HashLine, outcome: OutcomeView): void => {
       progress.counters.looked += 1;
       if (outcome.verdict === 'error') progress.counters.errors += 1;
       // A failed lookup stays unsettled, so a resumed run asks again; an invalid line would fail the same way.
@@ -111,11 +114,10 @@ export const lookupCommand: Command = {
     };
 
     try {
-      await lookUpEach(
-        connection.client,
+      await lookups.run(
         lines,
         (line) => (line.overlong === undefined ? line.hash : undefined),
-        { limit: chooseLimit(pinned, connection, diagnostics, progress), signal, unlooked: overlong },
+        { signal, unlooked: overlong },
         report,
         io.out,
       );
@@ -124,7 +126,7 @@ export const lookupCommand: Command = {
       writer.end();
       await flushed(io.out, signal);
       state?.close();
-      await connection.close();
+      await lookups.close();
     }
     if (signal.aborted) return 130;
     const earlier = state?.counts ?? { allow: 0, block: 0, review: 0 };

@@ -1,15 +1,14 @@
-import type { HashAlgorithm, HashedFile, ScanOutcome } from '../../index.js';
+import type { HashAlgorithm, HashedFile } from '../../index.js';
 import { decide } from '../../index.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
-import { connectHashScan, wholeNumber } from '../config.js';
+import { wholeNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
 import { Diagnostics, SecretMask } from '../io.js';
-import { lookUpEach } from '../lookup-pipeline.js';
-import { ADAPTIVE_MAX, chooseLimit } from '../lookups/choose-limit.js';
+import { prepareLookups } from '../lookups/lookups.js';
 import { nameCells, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
-import { errorCells, outcomeCells } from '../scan-row.js';
+import { errorCells, type OutcomeView, outcomeCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { UsageError } from '../usage-error.js';
 import { walk } from '../walk.js';
@@ -19,6 +18,7 @@ const OPTIONS = {
   ...CONNECTION_OPTIONS,
   'api-key': { type: 'string' },
   concurrency: { type: 'string' },
+  workers: { type: 'string' },
   'hash-concurrency': { type: 'string' },
   algorithm: { type: 'string', short: 'a', multiple: true },
   'follow-symlinks': { type: 'boolean', short: 'L' },
@@ -67,7 +67,7 @@ export const scanCommand: Command = {
     const pinned = wholeNumber(values.concurrency, 'concurrency', 1, 1024);
     const hashConcurrency = wholeNumber(values['hash-concurrency'], 'hash-concurrency', 1, 1024) ?? 8;
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
-    const connection = await connectHashScan(values, pinned ?? ADAPTIVE_MAX, diagnostics);
+    const workers = wholeNumber(values.workers, 'workers', 1, 64) ?? 1;
 
     const columns: Column[] = [
       { key: 'decision', width: 8 },
@@ -85,6 +85,12 @@ export const scanCommand: Command = {
     ];
     const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env);
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, true);
+    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
+      (error: unknown) => {
+        progress.stop();
+        throw error;
+      },
+    );
     const tally: DecisionTally = { allow: 0, block: 0, review: 0 };
     let skipped = 0;
     const emit = (row: Row): void => {
@@ -129,25 +135,18 @@ export const scanCommand: Command = {
         yield file;
       }
     }
-    const report = (file: HashedFile<HashAlgorithm, Buffer>, outcome: ScanOutcome): void => {
+    const report = (file: HashedFile<HashAlgorithm, Buffer>, outcome: OutcomeView): void => {
       progress.counters.looked += 1;
       if (outcome.verdict === 'error') progress.counters.errors += 1;
       emit({ ...nameCells('path', file.path), size: file.size, ...file.digests, ...outcomeCells(outcome, policy) });
     };
 
     try {
-      await lookUpEach(
-        connection.client,
-        hashed(),
-        (file) => file.digests[primary],
-        { limit: chooseLimit(pinned, connection, diagnostics, progress), signal },
-        report,
-        io.out,
-      );
+      await lookups.run(hashed(), (file) => file.digests[primary], { signal }, report, io.out);
     } finally {
       progress.stop();
       writer.end();
-      await connection.close();
+      await lookups.close();
     }
     if (signal.aborted) return 130;
     if (values.quiet !== true) {
