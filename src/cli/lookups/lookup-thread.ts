@@ -22,8 +22,9 @@ const queue: [number, string][] = [];
 let ended = false;
 let wake: (() => void) | undefined;
 port.on('message', (message: ToLookupThread) => {
-  if ('ids' in message) message.ids.forEach((id, i) => queue.push([id, message.hashes[i] as string]));
-  else ended = true;
+  if ('ids' in message) {
+    for (const [i, id] of message.ids.entries()) queue.push([id, message.hashes[i] as string]);
+  } else ended = true;
   wake?.();
   wake = undefined;
 });
