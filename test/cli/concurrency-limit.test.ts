@@ -29,10 +29,26 @@ describe('the adaptive concurrency limit', () => {
     window(20); // 128
     pushBack(); // a 429 on the wire
     const cut = window(20);
-    expect(cut).toBe(96);
+    expect(cut).toBeLessThan(128);
     expect(changes.at(-1)?.why).toBe('push-back');
-    for (let i = 0; i < 20; i += 1) window(20);
-    expect(window(20)).toBeLessThanOrEqual(96);
+    // No probe for 5 s (20 windows of 150 ms is 3 s): never above the cut.
+    for (let i = 0; i < 20; i += 1) expect(window(20)).toBeLessThanOrEqual(cut);
+  });
+
+  it('after push-back, goes to what the pace of the service allows: lookups a second times the best latency', () => {
+    let now = 0;
+    const limit = new AdaptiveLimit({ now: () => now, initial: 64 });
+    // A service admitting 1000 lookups a second, answering in 20 ms: one lookup ends every millisecond.
+    for (let i = 0; i < 2000; i += 1) {
+      now += 1;
+      limit.sample(now - 20, 20, false);
+    }
+    limit.pushBack();
+    for (let i = 0; i < 200; i += 1) {
+      now += 1;
+      limit.sample(now - 20, 20, false);
+    }
+    expect(limit.current).toBe(20);
   });
 
   it('shrinks once latency stays past one and a half times the best for two windows, not for one', () => {

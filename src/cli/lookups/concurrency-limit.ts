@@ -12,10 +12,12 @@
  * - latency: the window's median latency against the best recent one; past
  *   `TOLERANCE` times it two windows in a row, shrink in proportion (queues
  *   are building up);
- * - push-back (429, a `Retry-After` pause, time-outs, retries): cut by a
- *   quarter at once and remember the limit that failed as a ceiling; near
- *   the ceiling, grow only by probing slowly, so that a rate-limited service
- *   is not hit every few seconds (the client itself waits out `Retry-After`).
+ * - push-back (a 429 or 503 on the wire, a time-out): go to the limit the
+ *   service's pace just before it allows (its lookups a second times the
+ *   best latency, Little's law), or cut by a quarter without a pace, and
+ *   keep that as a ceiling; at the ceiling, grow only by probing slowly, so
+ *   that a rate-limited service is not hit every few seconds (the client
+ *   itself waits out `Retry-After`).
  */
 
 /** What the pipeline reads and feeds. */
@@ -54,8 +56,6 @@ export interface AdaptiveLimitOptions {
   readonly min?: number;
   /** @defaultValue 1024 */
   readonly max?: number;
-  /** Push-back the client saw on its own (retries started, time waited for `Retry-After`): any growth is push-back. */
-  readonly pushBack?: () => number;
   readonly onChange?: (change: LimitChange) => void;
   readonly now?: () => number;
 }
@@ -79,12 +79,16 @@ export class AdaptiveLimit implements ConcurrencyLimit {
   #limit: number;
   readonly #min: number;
   readonly #max: number;
-  readonly #pushBack: () => number;
   readonly #onChange: ((change: LimitChange) => void) | undefined;
   readonly #now: () => number;
   #samples: number[] = [];
   #pushedBack = false;
-  #lastPushBack: number;
+  /** Lookups finished a second, measured when push-back was first seen in this window. */
+  #rateAtPushBack: number | undefined;
+  /** Lookups finished per tenth of a second, over the last second (a ring). */
+  readonly #finished = new Array<number>(10).fill(0);
+  #tenth = 0;
+  #firstFinished = Number.POSITIVE_INFINITY;
   #windowStart: number;
   #slowStart = true;
   #risingWindows = 0;
@@ -98,11 +102,10 @@ export class AdaptiveLimit implements ConcurrencyLimit {
     this.#min = options.min ?? 2;
     this.#max = options.max ?? 1024;
     this.#limit = Math.min(this.#max, Math.max(this.#min, options.initial ?? 16));
-    this.#pushBack = options.pushBack ?? (() => 0);
     this.#onChange = options.onChange;
     this.#now = options.now ?? (() => performance.now());
-    this.#lastPushBack = this.#pushBack();
     this.#windowStart = this.#now();
+    this.#tenth = Math.floor(this.#windowStart / 100);
   }
 
   get current(): number {
@@ -110,23 +113,50 @@ export class AdaptiveLimit implements ConcurrencyLimit {
   }
 
   pushBack(): void {
+    this.#notePushBack(this.#now());
+  }
+
+  #notePushBack(now: number): void {
+    if (!this.#pushedBack) this.#rateAtPushBack = this.#recentRate(now);
     this.#pushedBack = true;
   }
 
+  /** Moves the ring of finished lookups on to `now`. */
+  #advance(now: number): void {
+    const tenth = Math.floor(now / 100);
+    for (let t = Math.max(this.#tenth + 1, tenth - 9); t <= tenth; t += 1) this.#finished[t % 10] = 0;
+    this.#tenth = Math.max(this.#tenth, tenth);
+  }
+
+  /** Lookups finished a second over the last half second (the service's pace just before it pushed back). */
+  #recentRate(now: number): number {
+    this.#advance(now);
+    let count = 0;
+    for (let t = this.#tenth - 4; t <= this.#tenth; t += 1) count += this.#finished[((t % 10) + 10) % 10] as number;
+    // Over the four tenths before this one and this one so far (in the first moments of a run, since
+    // lookups began to end).
+    const span = now - Math.max((this.#tenth - 4) * 100, this.#firstFinished);
+    return span > 0 ? (count * 1000) / span : 0;
+  }
+
   sample(startedAt: number, latencyMs: number, pushedBack: boolean): void {
-    if (pushedBack) this.#pushedBack = true;
+    const finishedAt = this.#now();
+    if (this.#firstFinished === Number.POSITIVE_INFINITY) this.#firstFinished = finishedAt;
+    this.#advance(finishedAt);
+    this.#finished[this.#tenth % 10] = (this.#finished[this.#tenth % 10] as number) + 1;
+    if (pushedBack) this.#notePushBack(finishedAt);
     // A lookup under way at the last push-back waited out its pause: its latency says nothing of queues.
     if (latencyMs >= LOCAL_MS && startedAt > this.#lastProbe) this.#samples.push(latencyMs);
-    const now = this.#now();
+    const now = finishedAt;
     if (now - this.#windowStart < WINDOW_MS) return;
     if (!this.#pushedBack && this.#samples.length < Math.min(16, this.#limit)) return;
     this.#adjust(now);
   }
 
   #adjust(now: number): void {
-    const pushBack = this.#pushBack();
-    const pushedBack = this.#pushedBack || pushBack > this.#lastPushBack;
-    this.#lastPushBack = pushBack;
+    const pushedBack = this.#pushedBack;
+    const rate = this.#rateAtPushBack;
+    this.#rateAtPushBack = undefined;
     const samples = this.#samples.sort((a, b) => a - b);
     const median = samples.length === 0 ? Number.NaN : (samples[samples.length >> 1] as number);
     this.#samples = [];
@@ -142,10 +172,12 @@ export class AdaptiveLimit implements ConcurrencyLimit {
     let to = from;
     let why: LimitChange['why'];
     if (pushedBack) {
-      // The limit after the cut is the new ceiling (a bucket's burst lets the failing one run a while
-      // above the service's real limit); a second push-back just under it cuts less.
+      // The service's pace just before it pushed back, times the best latency, is the limit it takes
+      // (Little's law): the new ceiling. Without a pace to go by, cut by a quarter (a tenth when the
+      // push-back came just under the ceiling).
       const nearCeiling = from >= this.#ceiling * 0.85;
-      to = Math.floor(from * (nearCeiling ? 0.9 : 0.75));
+      const paced = rate !== undefined && rate > 0 && Number.isFinite(base) ? Math.floor((rate * base) / 1000) : 0;
+      to = paced >= this.#min ? Math.min(paced, from - 1) : Math.floor(from * (nearCeiling ? 0.9 : 0.75));
       this.#ceiling = Math.max(this.#min, to);
       this.#slowStart = false;
       // A probe that met push-back: probe half as often (up to once a minute).
@@ -165,11 +197,11 @@ export class AdaptiveLimit implements ConcurrencyLimit {
     } else if (this.#slowStart && from * 2 < this.#ceiling) {
       to = from * 2;
       why = 'latency holds';
-    } else if (from * GROWTH < this.#ceiling * 0.95) {
+    } else if (from * GROWTH < this.#ceiling) {
       to = Math.ceil(from * GROWTH);
       why = 'latency holds';
-    } else if (from < Math.floor(this.#ceiling * 0.95)) {
-      to = Math.floor(this.#ceiling * 0.95);
+    } else if (from < this.#ceiling) {
+      to = this.#ceiling;
       why = 'latency holds';
     } else if (now - this.#lastProbe >= this.#probeEvery) {
       // At the ceiling: the service's limit may have been raised; find out slowly.
