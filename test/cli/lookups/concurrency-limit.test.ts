@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveLimit, FixedLimit, type LimitChange } from '../../src/cli/lookups/concurrency-limit.js';
+import { AdaptiveLimit, FixedLimit, type LimitChange } from '../../../src/cli/lookups/concurrency-limit.js';
+import { watchPushBack } from '../../../src/cli/lookups/status-watch.js';
 
 /** An adaptive limit on a clock the test moves. */
 function limitOnClock() {
@@ -79,5 +80,40 @@ describe('the adaptive concurrency limit', () => {
     fixed.pushBack();
     expect(fixed.current).toBe(256);
     expect(fixed.adaptive).toBe(false);
+  });
+});
+
+describe('the push-back watch on the agent', () => {
+  it('sees 429 and 503 as their headers arrive, and every call still reaches the handler as it was', () => {
+    const calls: unknown[][] = [];
+    class Handler {
+      readonly #seen = calls;
+      onHeaders(...args: unknown[]): boolean {
+        this.#seen.push(['onHeaders', ...args]);
+        return true;
+      }
+      onResponseStart(...args: unknown[]): void {
+        this.#seen.push(['onResponseStart', ...args]);
+      }
+    }
+    const agent = {
+      dispatch(_options: unknown, handler: Handler): boolean {
+        handler.onResponseStart('controller', 429, { a: '1' }, 'Too Many');
+        handler.onHeaders(200, [], 'resume', 'OK');
+        handler.onResponseStart('controller', 503, {}, 'Busy');
+        return true;
+      },
+    };
+    let pushBacks = 0;
+    watchPushBack(agent, () => {
+      pushBacks += 1;
+    });
+    expect(agent.dispatch({}, new Handler())).toBe(true);
+    expect(pushBacks).toBe(2);
+    expect(calls).toEqual([
+      ['onResponseStart', 'controller', 429, { a: '1' }, 'Too Many'],
+      ['onHeaders', 200, [], 'resume', 'OK'],
+      ['onResponseStart', 'controller', 503, {}, 'Busy'],
+    ]);
   });
 });
