@@ -12,12 +12,13 @@
  * - latency: the window's median latency against the best recent one; past
  *   `TOLERANCE` times it two windows in a row, shrink in proportion (queues
  *   are building up);
- * - push-back (a 429 or 503 on the wire, a time-out): go to the limit the
- *   service's pace just before it allows (its lookups a second times the
- *   best latency, Little's law), or cut by a quarter without a pace, and
- *   keep that as a ceiling; at the ceiling, grow only by probing slowly, so
- *   that a rate-limited service is not hit every few seconds (the client
- *   itself waits out `Retry-After`).
+ * - push-back (a 429 or 503 on the wire, a time-out): go a tenth below the
+ *   limit the service's pace just before allows (its lookups a second times
+ *   the best latency, Little's law), or cut by a quarter without a pace, and
+ *   keep that as a ceiling; at the ceiling, grow only by probing slowly
+ *   (exponentially slower after each probe that meets push-back), so that a
+ *   rate-limited service is not hit every few seconds (the client itself
+ *   waits out `Retry-After`).
  */
 
 /** What the pipeline reads and feeds. */
@@ -68,8 +69,20 @@ const GROWTH = 1.25;
 const WINDOW_MS = 100;
 /** Windows the best latency is remembered for (then a lasting rise becomes the new normal). */
 const BASE_WINDOWS = 50;
-/** Near a ceiling, one probe step (a twentieth of the ceiling, at least 1) this often. */
+/**
+ * At the ceiling, one probe step (a twentieth of the ceiling, at least 1) this often at first, half
+ * as often after each probe that met push-back (down to once a minute). A probe that holds does not
+ * speed the next: a rate limiter's burst lets a probe hold for a while before it fails.
+ */
 const PROBE_EVERY_MS = 5000;
+const PROBE_SLOWEST_MS = 60_000;
+/** A push-back this soon after a probe is the probe's doing. */
+const PROBE_BLAME_MS = 3000;
+/**
+ * After a push-back, windows are not judged for this long: lookups wait out the client's
+ * `Retry-After` pause and arrive late together, and more 429s of the same burst arrive.
+ */
+const QUIET_MS = 1500;
 /** Samples faster than this never went over a network (a cache hit, a lookup already in flight). */
 const LOCAL_MS = 0.1;
 
@@ -94,6 +107,8 @@ export class AdaptiveLimit implements ConcurrencyLimit {
   #risingWindows = 0;
   #ceiling = Number.POSITIVE_INFINITY;
   #probeEvery = PROBE_EVERY_MS;
+  #probedAt = Number.NEGATIVE_INFINITY;
+  #pushedBackAt = Number.NEGATIVE_INFINITY;
   /** The last push-back or probe: samples of lookups started before it are left out. */
   #lastProbe = Number.NEGATIVE_INFINITY;
   readonly #bases: number[] = [];
@@ -167,6 +182,7 @@ export class AdaptiveLimit implements ConcurrencyLimit {
       if (this.#bases.length > BASE_WINDOWS) this.#bases.shift();
     }
     const base = Math.min(...this.#bases);
+    if (now - this.#pushedBackAt < QUIET_MS) return;
     if (pushedBack || Number.isNaN(median) || median <= TOLERANCE * base) this.#risingWindows = 0;
     const from = this.#limit;
     let to = from;
@@ -176,12 +192,15 @@ export class AdaptiveLimit implements ConcurrencyLimit {
       // (Little's law): the new ceiling. Without a pace to go by, cut by a quarter (a tenth when the
       // push-back came just under the ceiling).
       const nearCeiling = from >= this.#ceiling * 0.85;
-      const paced = rate !== undefined && rate > 0 && Number.isFinite(base) ? Math.floor((rate * base) / 1000) : 0;
+      // A tenth below it: right at a rate limit, any jitter is another 429 and another pause.
+      const paced =
+        rate !== undefined && rate > 0 && Number.isFinite(base) ? Math.floor((0.9 * rate * base) / 1000) : 0;
       to = paced >= this.#min ? Math.min(paced, from - 1) : Math.floor(from * (nearCeiling ? 0.9 : 0.75));
       this.#ceiling = Math.max(this.#min, to);
       this.#slowStart = false;
-      // A probe that met push-back: probe half as often (up to once a minute).
-      if (now - this.#lastProbe < this.#probeEvery / 2) this.#probeEvery = Math.min(this.#probeEvery * 2, 60_000);
+      this.#pushedBackAt = now;
+      // A probe that met push-back: probe half as often.
+      if (now - this.#probedAt < PROBE_BLAME_MS) this.#probeEvery = Math.min(this.#probeEvery * 2, PROBE_SLOWEST_MS);
       this.#lastProbe = now;
       why = 'push-back';
     } else if (Number.isNaN(median)) {
@@ -204,10 +223,11 @@ export class AdaptiveLimit implements ConcurrencyLimit {
       to = this.#ceiling;
       why = 'latency holds';
     } else if (now - this.#lastProbe >= this.#probeEvery) {
-      // At the ceiling: the service's limit may have been raised; find out slowly.
-      to = from + Math.max(1, Math.round(this.#ceiling / 20));
+      // At the ceiling: the estimate may be low, or the service's limit raised; find out slowly.
+      to = from + Math.max(1, Math.ceil(this.#ceiling / 20));
       this.#ceiling = Math.max(this.#ceiling, to);
       this.#lastProbe = now;
+      this.#probedAt = now;
       why = 'probing';
     } else {
       return;

@@ -36,7 +36,7 @@ describe('the adaptive concurrency limit', () => {
     for (let i = 0; i < 20; i += 1) expect(window(20)).toBeLessThanOrEqual(cut);
   });
 
-  it('after push-back, goes to what the pace of the service allows: lookups a second times the best latency', () => {
+  it('after push-back, goes a tenth below what the pace of the service allows: lookups a second times the best latency', () => {
     let now = 0;
     const limit = new AdaptiveLimit({ now: () => now, initial: 64 });
     // A service admitting 1000 lookups a second, answering in 20 ms: one lookup ends every millisecond.
@@ -49,7 +49,8 @@ describe('the adaptive concurrency limit', () => {
       now += 1;
       limit.sample(now - 20, 20, false);
     }
-    expect(limit.current).toBe(20);
+    // A tenth below the 20 it takes: right at a rate limit, jitter is another 429.
+    expect(limit.current).toBe(18);
   });
 
   it('shrinks once latency stays past one and a half times the best for two windows, not for one', () => {
@@ -59,7 +60,8 @@ describe('the adaptive concurrency limit', () => {
     // Out of slow start: a push-back cut, then latency rises.
     const { limit } = { limit: window(20, true) };
     expect(changes.at(-1)?.why).toBe('push-back');
-    window(20);
+    // The quiet after a push-back (lookups waiting out Retry-After arrive late): not judged.
+    for (let i = 0; i < 11; i += 1) window(20);
     const before = window(20);
     // A window is judged when the next one begins (its first lookup ends after the window's time).
     expect(window(60)).toBe(before);
