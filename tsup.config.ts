@@ -1,11 +1,11 @@
 import { defineConfig } from 'tsup';
 
-// ky and p-retry ship ESM only. A CJS build that `require()`s them fails at
+// ky ships ESM only. A CJS build that `require()`s them fails at
 // run time (`import_ky.default.create is not a function`), so the CJS output
-// bundles them; the ESM output keeps every dependency external.
-const esmOnlyDependencies = ['ky', 'p-retry', 'is-network-error'];
+// bundles it; the ESM output keeps every dependency external.
+const esmOnlyDependencies = ['ky'];
 
-// `hashing`: the digests alone, for scripts and upload handlers that hash without the clients (no zod, ky or p-retry to load).
+// `hashing`: the digests alone, for scripts and upload handlers that hash without the clients (no zod or ky to load).
 const entry = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
@@ -27,8 +27,8 @@ export const CLI_BANNER = [
  * The bin is one small entry (`dist/cli.js`: argument routing, `--version`,
  * `--help`) and a chunk per command under `dist/cli-chunks/`, loaded when the
  * command runs. Every dependency but msw is bundled in: a single minified
- * file loads several times faster than the ~110 ESM files of zod, ky and
- * p-retry resolved one by one, and start-up counts in every CLI figure.
+ * file loads several times faster than the ~110 ESM files of zod and ky
+ * resolved one by one, and start-up counts in every CLI figure.
  */
 export const CLI_CHUNK_NAMES = 'cli-chunks/[name]-[hash]';
 

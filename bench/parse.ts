@@ -17,10 +17,10 @@
  * Prints ns per read: median and min–max over rounds.
  */
 import { z } from 'zod';
-import { normalizeHash } from '../src/hashscan/hash-algorithm.js';
+import { normalizeHash } from '../src/hashing/hash-algorithm.js';
 import { interpretScanResponse } from '../src/hashscan/interpret-response.js';
 import { notDetectedSchema } from '../src/hashscan/response-schema.js';
-import type { IncomingResponse } from '../src/transport/transport.js';
+import type { IncomingResponse } from '../src/transport/call/transport.js';
 import { interleave, time } from './lib/interleave.js';
 import { summarize } from './lib/stats.js';
 

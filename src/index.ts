@@ -5,17 +5,17 @@
  * @packageDocumentation
  */
 
-export type { ScanCacheOptions } from './cache/memory-cache.js';
-export type { SharedCacheOptions, SharedStore } from './cache/shared-store.js';
-export type { CacheStats } from './cache/verdict-cache.js';
 export { ConfigurationError } from './errors/configuration-error.js';
-export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hash-scan-error.js';
+export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hashscan-error.js';
 export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-sms-error.js';
 export { SigningError } from './errors/signing-error.js';
+export type { HashAlgorithm } from './hashing/hash-algorithm.js';
 export * from './hashing/index.js';
 export type { ApiKeyProvider, ExpiringApiKey } from './hashscan/api-key.js';
+export type { SharedCacheOptions, SharedStore } from './hashscan/cache/bounded-store.js';
+export type { ScanCacheOptions } from './hashscan/cache/scan-cache.js';
+export type { CacheStats } from './hashscan/cache/verdict-cache.js';
 export { type Decision, type DecisionPolicy, decide } from './hashscan/decide.js';
-export type { HashAlgorithm } from './hashscan/hash-algorithm.js';
 export {
   HashScanClient,
   type HashScanClientOptions,
@@ -36,16 +36,17 @@ export type {
   ScanResult,
   ThreatData,
 } from './hashscan/scan-result.js';
+export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './observe/logger.js';
+export { redactUrlParams, SECRET_QUERY_PARAMS } from './secrets/redact-url-params.js';
 export * from './sms/index.js';
-export type { CommonClientOptions } from './transport/client-options.js';
+export type { RetryOptions } from './transport/call/retry-options.js';
+export type { FetchLike } from './transport/call/transport.js';
 export type {
   DispatchOptions,
   DispatchResponse,
   DispatchSignal,
   UndiciDispatcher,
-} from './transport/dispatcher.js';
-export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './transport/logger.js';
-export { redactUrlParams, SECRET_QUERY_PARAMS } from './transport/redact-url-params.js';
+} from './transport/http/dispatcher.js';
 export type { CircuitState } from './transport/resilience/circuit-breaker.js';
 export type { TransportStats } from './transport/resilience/resilience.js';
 export type {
@@ -54,6 +55,5 @@ export type {
   ResilienceOptions,
   RetryBudgetOptions,
 } from './transport/resilience/resilience-options.js';
-export type { RetryOptions } from './transport/retry-options.js';
-export type { FetchLike } from './transport/transport.js';
+export type { CommonClientOptions } from './transport/settings/client-options.js';
 export { VERSION } from './version.js';

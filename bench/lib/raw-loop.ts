@@ -1,5 +1,4 @@
 import ky from 'ky';
-import { mapConcurrent } from '../../src/util/concurrency.js';
 
 /** What a hand-written client makes of one answer. */
 export interface RawOutcome {
@@ -128,4 +127,25 @@ export function kyBareGetter(): (url: string) => Promise<RawAnswer> {
 export function expectAllNotDetected(outcomes: readonly { verdict: string }[], what: string): void {
   const bad = outcomes.filter((outcome) => outcome.verdict !== 'not_detected');
   if (bad.length > 0) throw new Error(`${what}: ${bad.length} of ${outcomes.length} answers were not not_detected`);
+}
+
+/**
+ * Runs `task` over `items` with at most `concurrency` at once; results keep
+ * the input order. `task` must not reject (callers turn errors into values).
+ */
+export async function mapConcurrent<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
 }

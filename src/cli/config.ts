@@ -1,4 +1,7 @@
+import { wholeNumberText } from '../config/numbers.js';
 import { ConfigurationError, HashScanClient, type Logger, SmsClient } from '../index.js';
+import type { Observer } from '../observe/events.js';
+import { INTERNAL_OBSERVERS } from '../observe/observers.js';
 // `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import type { Diagnostics } from './io.js';
@@ -8,8 +11,6 @@ import { UsageError } from './usage-error.js';
 /** What a command gets to talk to the service with; `close()` ends the connections and any in-process sandbox. */
 export interface Connection<C> {
   readonly client: C;
-  /** The undici agent the client sends through (the adaptive limit watches its answers). */
-  readonly agent: Agent;
   close(): Promise<void>;
 }
 
@@ -32,13 +33,14 @@ function dispatcher(connections: number): Agent {
   return new Agent({ connections, keepAliveTimeout: 10_000 });
 }
 
+/** A whole-number flag, checked by the validator the clients use; a bad one is a usage error. */
 export function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  try {
+    return wholeNumberText(value, `--${flag}`, { min, max });
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw new UsageError(error.message.replace(': ', ' '));
+    throw error;
   }
-  return n;
 }
 
 /** Drops `undefined` settings, so the clients apply their own defaults (exact optional types). */
@@ -58,13 +60,36 @@ function common(flags: ConnectionFlags, logger: Logger | undefined) {
   };
 }
 
-/** Turns a client's configuration error into a usage error (exit 64); its message holds no secret. */
-function construct<C>(build: () => C): C {
+/** Where the command line takes each client option from: what it is, and its flag (if any) and variable. */
+type OptionSources = Readonly<Record<string, readonly [what: string, from: string]>>;
+
+const HASHSCAN_SOURCES: OptionSources = {
+  apiKey: ['API key', '--api-key or HASHSCAN_API_KEY'],
+  baseUrl: ['base URL', '--base-url or HASHSCAN_BASE_URL'],
+};
+
+const SMS_SOURCES: OptionSources = {
+  accessKeyId: ['access key id', '--access-key-id or SMS_ACCESS_KEY_ID'],
+  accessKeySecret: ['access key secret', 'SMS_ACCESS_KEY_SECRET (never a flag)'],
+  baseUrl: ['base URL', '--base-url or SMS_BASE_URL'],
+};
+
+/**
+ * Turns a client's configuration error into a usage error (exit 64) that names the flag and variable
+ * a command-line user sets, not the library option (`apiKey`); its message holds no secret.
+ */
+function construct<C>(build: () => C, sources: OptionSources): C {
   try {
     return build();
   } catch (error) {
-    if (error instanceof ConfigurationError) throw new UsageError(error.message);
-    throw error;
+    if (!(error instanceof ConfigurationError)) throw error;
+    const source = sources[error.option];
+    if (source === undefined) throw new UsageError(error.message);
+    const [what, from] = source;
+    if (/ is required/.test(error.message)) {
+      throw new UsageError(`missing ${what}: set ${from} (or try it offline with --sandbox)`);
+    }
+    throw new UsageError(`${from}: ${error.message.slice(error.option.length + 2)}`);
   }
 }
 
@@ -75,6 +100,7 @@ function construct<C>(build: () => C): C {
 async function connect<C>(
   flags: ConnectionFlags,
   connections: number,
+  sources: OptionSources,
   build: (sandbox: Sandbox | undefined, agent: Agent) => C,
 ): Promise<Connection<C>> {
   const sandbox = flags.sandbox === true ? await startSandbox() : undefined;
@@ -84,7 +110,7 @@ async function connect<C>(
     await sandbox?.close();
   };
   try {
-    return { client: construct(() => build(sandbox, agent)), agent, close };
+    return { client: construct(() => build(sandbox, agent), sources), close };
   } catch (error) {
     await close();
     throw error;
@@ -96,9 +122,10 @@ export async function connectHashScan(
   flags: ConnectionFlags & { readonly 'api-key'?: string },
   concurrency: number,
   diagnostics: Diagnostics,
+  observers: readonly Observer[] = [],
 ): Promise<Connection<HashScanClient>> {
   const { env } = diagnostics.io;
-  return connect(flags, concurrency, (sandbox, agent) => {
+  return connect(flags, concurrency, HASHSCAN_SOURCES, (sandbox, agent) => {
     const apiKey = sandbox?.apiKey ?? flags['api-key'] ?? env.HASHSCAN_API_KEY;
     diagnostics.secrets.add(apiKey);
     return new HashScanClient({
@@ -107,6 +134,8 @@ export async function connectHashScan(
       // Large enough to merge repeated hashes of a big folder or list; answers are small.
       cache: { max: 100_000 },
       ...common(flags, diagnostics.logger()),
+      // The observer seam (the adaptive concurrency limit reads retries and rate-gate pauses there).
+      ...(observers.length === 0 ? {} : { [INTERNAL_OBSERVERS]: observers }),
     });
   });
 }
@@ -117,7 +146,7 @@ export async function connectSms(
   diagnostics: Diagnostics,
 ): Promise<Connection<SmsClient>> {
   const { env } = diagnostics.io;
-  return connect(flags, 1, (sandbox, agent) => {
+  return connect(flags, 1, SMS_SOURCES, (sandbox, agent) => {
     const accessKeyId = sandbox?.accessKeyId ?? flags['access-key-id'] ?? env.SMS_ACCESS_KEY_ID;
     // The secret is never a flag: command lines are visible to every user of the machine (`ps`).
     const accessKeySecret = sandbox?.accessKeySecret ?? env.SMS_ACCESS_KEY_SECRET;

@@ -1,4 +1,5 @@
 import type { Logger } from '../index.js';
+import type { SecretMask } from '../secrets/secret-mask.js';
 
 /** Where a command writes: results to `out` (stdout), everything else to `err` (stderr). */
 export interface Io {
@@ -6,30 +7,6 @@ export interface Io {
   readonly err: NodeJS.WritableStream & { readonly isTTY?: boolean; readonly columns?: number };
   readonly stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean };
   readonly env: NodeJS.ProcessEnv;
-}
-
-/**
- * Masks every known secret in text bound for a terminal or log, on top of
- * the clients' own redaction: a secret given on the command line or in the
- * environment must not come back in a message that quotes it.
- */
-export class SecretMask {
-  readonly #secrets = new Set<string>();
-
-  add(secret: string | undefined): void {
-    // Very short values would mask ordinary words; real keys are longer.
-    if (secret !== undefined && secret.length >= 4) this.#secrets.add(secret);
-  }
-
-  mask(text: string): string {
-    let masked = text;
-    for (const secret of this.#secrets) {
-      masked = masked.split(secret).join('***');
-      const encoded = encodeURIComponent(secret);
-      if (encoded !== secret) masked = masked.split(encoded).join('***');
-    }
-    return masked;
-  }
 }
 
 /** Diagnostics on stderr, masked; `--verbose` adds the clients' request log. */

@@ -3,9 +3,11 @@
  * command lives in `commands/`, built on the package's public API.
  */
 // The constant alone, not the package root: `--version` loads no client code.
+
+import { SecretMask } from '../secrets/secret-mask.js';
 import { VERSION } from '../version.js';
 import { wantsHelp } from './command.js';
-import { type Io, messageOf, SecretMask } from './io.js';
+import { type Io, messageOf } from './io.js';
 import { COMMANDS, type CommandEntry } from './registry.js';
 import { EXIT, UsageError } from './usage-error.js';
 

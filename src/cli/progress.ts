@@ -63,10 +63,10 @@ export class Progress {
     const parts = [];
     if (this.#showHashed) parts.push(`${hashed} hashed`);
     parts.push(`${looked}${total === undefined ? '' : `/${total}`} looked up`, `${rate.toFixed(rate < 10 ? 1 : 0)}/s`);
-    if (this.counters.limit !== undefined) parts.push(`${this.counters.limit} in flight max`);
     const share = total !== undefined && total > 0 ? done / total : fraction;
     if (share !== undefined && share > 0 && share < 1) parts.push(`ETA ${duration((seconds * (1 - share)) / share)}`);
     parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
+    if (this.counters.limit !== undefined) parts.push(`${this.counters.limit} in flight max`);
     return parts.join(' · ');
   }
 

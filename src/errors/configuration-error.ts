@@ -1,3 +1,4 @@
+import { brandErrorClass } from './brand.js';
 import { HashScanSmsError } from './hashscan-sms-error.js';
 
 /**
@@ -8,6 +9,10 @@ import { HashScanSmsError } from './hashscan-sms-error.js';
  * the `cause` of the client's `CREDENTIALS` error).
  */
 export class ConfigurationError extends HashScanSmsError {
+  static {
+    brandErrorClass(ConfigurationError, 'ConfigurationError');
+  }
+
   readonly code = 'CONFIGURATION' as const;
   /** The option that is wrong, e.g. `baseUrl`. */
   readonly option: string;

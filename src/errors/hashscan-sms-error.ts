@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { brandErrorClass, isBranded } from './brand.js';
 
 /** Fields every error of this package can carry. */
 export interface HashScanSmsErrorInit {
@@ -27,8 +28,25 @@ export interface HashScanSmsErrorInit {
  *   if (error instanceof HashScanSmsError) console.error(error.code, error.attempts)
  * }
  * ```
+ *
+ * `instanceof` works across the package's ESM and CommonJS builds loaded in one process (the
+ * classes carry a `Symbol.for` brand), so an error thrown by a CommonJS dependency's copy is still
+ * an `instanceof` the class your ESM code imported.
  */
 export abstract class HashScanSmsError extends Error {
+  static {
+    brandErrorClass(HashScanSmsError, 'HashScanSmsError');
+  }
+
+  /**
+   * `error instanceof HashScanSmsError` (and each subclass) holds for errors thrown by any copy of this
+   * package loaded in the process: its ESM and CommonJS builds, or two installed versions.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of `instanceof`, a subclass included.
+    return isBranded(this, value);
+  }
+
   /** Stable machine-readable code; switch on this, not on `message`. */
   abstract readonly code: string;
   /** HTTP attempts made before this error was thrown (0 when no request was sent). */

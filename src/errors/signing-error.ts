@@ -1,3 +1,4 @@
+import { brandErrorClass } from './brand.js';
 import { HashScanSmsError } from './hashscan-sms-error.js';
 
 /**
@@ -6,6 +7,10 @@ import { HashScanSmsError } from './hashscan-sms-error.js';
  * no UTF-8 encoding, so the server could never compute the same signature).
  */
 export class SigningError extends HashScanSmsError {
+  static {
+    brandErrorClass(SigningError, 'SigningError');
+  }
+
   readonly code = 'INVALID_SIGNING_INPUT' as const;
   /** The parameter whose key or value was rejected. */
   readonly parameter: string | undefined;

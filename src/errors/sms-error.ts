@@ -1,7 +1,8 @@
-import { type SmsErrorCategory, smsErrorCategory } from '../sms/error-categories.js';
+import { brandErrorClass } from './brand.js';
 import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-error.js';
+import { type SmsErrorCategory, smsErrorCategory } from './sms-error-categories.js';
 
-export type { SmsErrorCategory } from '../sms/error-categories.js';
+export type { SmsErrorCategory } from './sms-error-categories.js';
 
 /**
  * Why a send did not succeed. Upper-case codes come from this package;
@@ -101,6 +102,10 @@ export interface SmsErrorInit extends HashScanSmsErrorInit {
  * ```
  */
 export class SmsError extends HashScanSmsError {
+  static {
+    brandErrorClass(SmsError, 'SmsError');
+  }
+
   /** Why the send did not succeed; see {@link SmsErrorCode}. */
   readonly code: SmsErrorCode;
   /** Whether the message may have been sent; see {@link SmsOutcome}. */

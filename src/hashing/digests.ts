@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
+import type { HashAlgorithm } from './hash-algorithm.js';
 
 /**
  * Hex digests of the same bytes, one per requested algorithm, lower case.

@@ -1,5 +1,5 @@
-import type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
 import { checkAlgorithm, checkAlgorithms, DigestSet, type Digests } from './digests.js';
+import type { HashAlgorithm } from './hash-algorithm.js';
 
 function checkBytes(data: unknown, caller: string): Uint8Array {
   // Buffer is a Uint8Array; a string would be hashed in some encoding the caller did not choose.

@@ -1,6 +1,6 @@
-import type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
 import { checkAlgorithm, checkAlgorithms, DigestSet, type Digests } from './digests.js';
 import { ReadBuffers, readInto } from './file-reader.js';
+import type { HashAlgorithm } from './hash-algorithm.js';
 
 /**
  * Reads a file once and returns its lower-case hex digest, or several

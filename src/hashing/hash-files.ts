@@ -1,8 +1,8 @@
-import type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
 import { SharedAbort } from '../util/abort-like.js';
 import { isValidConcurrency, streamConcurrent } from '../util/concurrency.js';
 import { checkAlgorithms, type Digests } from './digests.js';
 import { ReadBuffers } from './file-reader.js';
+import type { HashAlgorithm } from './hash-algorithm.js';
 import { digestFile } from './hash-file.js';
 
 /**
@@ -15,15 +15,15 @@ import { digestFile } from './hash-file.js';
  */
 export interface HashFilesOptions<A extends HashAlgorithm = 'sha256'> {
   /** Digests computed from the one read of each file. @defaultValue `['sha256']` */
-  readonly algorithms?: readonly A[];
+  readonly algorithms?: readonly A[] | undefined;
   /**
    * Files open and read at once (1 to 1024). Each holds two 2 MiB buffers
    * while it is read, so memory and open descriptors stay bounded by it.
    * @defaultValue 8
    */
-  readonly concurrency?: number;
+  readonly concurrency?: number | undefined;
   /** Stops pulling paths; files already being read finish. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**

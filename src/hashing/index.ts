@@ -1,7 +1,7 @@
 /**
  * `hashscan-sms/hashing`: file, stream and byte digests (MD5, SHA-1,
  * SHA-256) for the hash lookup, also exported by the package root. This
- * entry loads none of the clients' dependencies (zod, ky, p-retry,
+ * entry loads none of the clients' dependencies (zod, ky,
  * lru-cache): a script that only hashes starts in a few milliseconds.
  *
  * @example
@@ -12,8 +12,10 @@
  *
  * @packageDocumentation
  */
-export type { HashAlgorithm } from '../hashscan/hash-algorithm.js';
+
+export { TruncatedStreamError } from '../errors/truncated-stream-error.js';
 export type { Digests } from './digests.js';
+export type { HashAlgorithm } from './hash-algorithm.js';
 export { hashBytes } from './hash-bytes.js';
 export { hashFile } from './hash-file.js';
 export {

@@ -1,10 +1,12 @@
+import { positiveMs } from '../config/numbers.js';
+import { requiredSetting } from '../config/settings.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { HashScanError } from '../errors/hash-scan-error.js';
-import { DEFAULT_TIMEOUT_MS, positiveMs, requiredSetting } from '../transport/client-options.js';
-import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../transport/credentials.js';
-import type { IncomingResponse, OutgoingRequest } from '../transport/exchange.js';
-import { createRedactor, type Redactor } from '../transport/redact.js';
-import { SecretSet } from '../transport/secret-set.js';
+import { HashScanError } from '../errors/hashscan-error.js';
+import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../secrets/credentials.js';
+import { createRedactor, type Redactor } from '../secrets/redact.js';
+import { SecretSet } from '../secrets/secret-set.js';
+import type { IncomingResponse, OutgoingRequest } from '../transport/call/exchange.js';
+import { DEFAULT_TIMEOUT_MS } from '../transport/settings/client-options.js';
 
 /** An API key with the time it stops being valid; it is fetched again 10 s before. */
 export interface ExpiringApiKey {
@@ -71,11 +73,19 @@ export function apiKeySource(
 export function apiKeyWithRedactor(options: {
   readonly apiKey?: string | ApiKeyProvider | undefined;
   readonly timeoutMs?: number | undefined;
-}): { readonly source: CredentialSource<ApiKey>; readonly redact: Redactor } {
+}): {
+  readonly source: CredentialSource<ApiKey>;
+  readonly redact: Redactor;
+  /** The checked key when it is fixed (an option or the environment); `undefined` for a provider. */
+  readonly fixedKey: string | undefined;
+} {
   const secrets = new SecretSet();
   const redact = createRedactor({ secrets, params: { api_key: 'full' } });
   const timeoutMs = positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
-  return { source: apiKeySource(options.apiKey, secrets, { redact, timeoutMs }), redact };
+  const source = apiKeySource(options.apiKey, secrets, { redact, timeoutMs });
+  // A fixed key is the one secret the source has accepted: read once, where it was checked.
+  const fixedKey = typeof options.apiKey === 'function' ? undefined : secrets.values[0];
+  return { source, redact, fixedKey };
 }
 
 /** A key the service refused (HTTP 401/403) is fetched again for the next lookup: it may have been rotated. */

@@ -1,4 +1,4 @@
-import type { ResponseNote } from '../transport/logger.js';
+import type { ResponseNote } from '../observe/logger.js';
 
 /** What a 401 or 403 from the lookup service most often means. */
 export const API_KEY_HINT = 'check apiKey (or HASHSCAN_API_KEY): the service refused the key';

@@ -1,4 +1,4 @@
-import { type NormalizedHash, normalizeHash } from './hash-algorithm.js';
+import { type NormalizedHash, normalizeHash } from '../hashing/hash-algorithm.js';
 import { errorOutcome } from './scan-outcome.js';
 import type { ScanErrorOutcome } from './scan-result.js';
 

@@ -1,11 +1,30 @@
-import { HashScanError } from '../errors/hash-scan-error.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { HashScanError } from '../errors/hashscan-error.js';
+import { algorithmOfChecked, type NormalizedHash } from '../hashing/hash-algorithm.js';
 import type { AbortLike } from '../util/abort-like.js';
+import { isValidConcurrency } from '../util/concurrency.js';
 import { linkedSignal } from '../util/linked-signal.js';
 import { checkEntry, isOutcome } from './batch-outcome.js';
-import { algorithmOfChecked, type NormalizedHash } from './hash-algorithm.js';
 import type { ScanOutcome } from './scan-result.js';
 
 /** What {@link scanBatch} needs of the caller's options, checked. */
+const DEFAULT_CONCURRENCY = 8;
+
+/** The `concurrency` and `signal` of a batch's options, checked (default concurrency 8). */
+export function batchSettings(options: {
+  readonly concurrency?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+}): {
+  concurrency: number;
+  signal: AbortSignal | undefined;
+} {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!isValidConcurrency(concurrency)) {
+    throw new ConfigurationError('concurrency', 'must be a whole number from 1 to 1024');
+  }
+  return { concurrency, signal: options.signal };
+}
+
 export interface BatchSettings {
   readonly concurrency: number;
   readonly signal: AbortSignal | undefined;

@@ -1,5 +1,5 @@
-import { HashScanError } from '../errors/hash-scan-error.js';
-import { describeTimeout, isTimeoutReason } from '../transport/deadline.js';
+import { HashScanError } from '../errors/hashscan-error.js';
+import { describeTimeout, isTimeoutReason } from '../transport/call/deadline.js';
 
 /**
  * The error of a caller who stopped waiting: `TIMEOUT` when the signal's

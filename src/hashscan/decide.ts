@@ -13,7 +13,7 @@ export type Decision = 'block' | 'allow' | 'review';
  */
 export interface DecisionPolicy {
   /** Decision for an `error` outcome (time-out, abnormal response, …). @defaultValue 'review' */
-  readonly onError?: 'review' | 'block';
+  readonly onError?: 'review' | 'block' | undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { HashScanError } from '../errors/hash-scan-error.js';
+import { HashScanError } from '../errors/hashscan-error.js';
+import type { NormalizedHash } from '../hashing/hash-algorithm.js';
 import {
   type DuplicateKey,
   type JsonObject,
@@ -6,11 +7,10 @@ import {
   StrictJsonError,
   type StrictJsonOptions,
 } from '../json/strict-parse.js';
-import type { IncomingResponse } from '../transport/exchange.js';
-import type { Redactor } from '../transport/redact.js';
-import { parseRetryAfter } from '../transport/retry-after.js';
+import type { Redactor } from '../secrets/redact.js';
+import type { IncomingResponse } from '../transport/call/exchange.js';
+import { parseRetryAfter } from '../transport/http/retry-after.js';
 import { authHint } from './auth-hint.js';
-import type { NormalizedHash } from './hash-algorithm.js';
 import {
   describeIssues,
   HIT_FIELDS,

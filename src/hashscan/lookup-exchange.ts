@@ -1,12 +1,13 @@
-import { HashScanError } from '../errors/hash-scan-error.js';
-import type { CredentialSource } from '../transport/credentials.js';
-import type { Exchange, IncomingResponse, OutgoingRequest, TransportFailure } from '../transport/exchange.js';
-import type { Redactor } from '../transport/redact.js';
-import { isTransientStatus } from '../transport/transient-status.js';
+import { HashScanError } from '../errors/hashscan-error.js';
+import type { NormalizedHash } from '../hashing/hash-algorithm.js';
+import type { ScanOperation } from '../observe/events.js';
+import type { CredentialSource } from '../secrets/credentials.js';
+import type { Redactor } from '../secrets/redact.js';
+import type { Exchange, IncomingResponse, OutgoingRequest, TransportFailure } from '../transport/call/exchange.js';
+import { isTransientStatus } from '../transport/http/transient-status.js';
 import type { AbortLike } from '../util/abort-like.js';
 import type { SharedProgress } from '../util/in-flight.js';
 import { type ApiKey, lookupRequest, noteKeyRefusal } from './api-key.js';
-import type { NormalizedHash } from './hash-algorithm.js';
 import { type InterpretContext, interpretScanResponse } from './interpret-response.js';
 import type { notDetectedSchema } from './response-schema.js';
 import type { ScanResult } from './scan-result.js';
@@ -39,6 +40,7 @@ export class LookupExchange implements Exchange<ScanResult>, InterpretContext {
     progress: SharedProgress,
     readonly signal: AbortLike,
     readonly totalTimeoutMs: number | undefined,
+    readonly op: ScanOperation | undefined = undefined,
   ) {
     this.#settings = settings;
     this.notDetected = settings.notDetected;

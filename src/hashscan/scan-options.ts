@@ -1,8 +1,8 @@
-import type { ScanCacheOptions } from '../cache/memory-cache.js';
-import type { CacheStats } from '../cache/verdict-cache.js';
-import type { CommonClientOptions } from '../transport/client-options.js';
 import type { TransportStats } from '../transport/resilience/resilience.js';
+import type { CommonClientOptions } from '../transport/settings/client-options.js';
 import type { ApiKeyProvider } from './api-key.js';
+import type { ScanCacheOptions } from './cache/scan-cache.js';
+import type { CacheStats } from './cache/verdict-cache.js';
 
 /*
  * The options and stats types of HashScanClient, apart from the class so that
@@ -29,21 +29,21 @@ export interface HashScanClientOptions extends CommonClientOptions {
    * see the README's "Credential providers".
    * @defaultValue `process.env.HASHSCAN_API_KEY`
    */
-  readonly apiKey?: string | ApiKeyProvider;
+  readonly apiKey?: string | ApiKeyProvider | undefined;
   /** @defaultValue `process.env.HASHSCAN_BASE_URL` */
-  readonly baseUrl?: string;
+  readonly baseUrl?: string | undefined;
   /**
    * Identifier of the data source, part of every cache key so that answers
    * of different sources never mix.
    * @defaultValue the normalized base URL
    */
-  readonly sourceId?: string;
+  readonly sourceId?: string | undefined;
   /**
    * Result cache; `false` turns it off. Add `store` for a second level shared by replicas (see the README's
    * "Operating in production").
    * @defaultValue `{ max: 10000, ttlMs: 300000, notDetectedTtlMs: 60000 }`, in-process only
    */
-  readonly cache?: ScanCacheOptions | false;
+  readonly cache?: ScanCacheOptions | false | undefined;
   /**
    * Extra top-level fields tolerated next to the documented non-detection
    * body. By default any other field makes the response abnormal, because
@@ -51,7 +51,7 @@ export interface HashScanClientOptions extends CommonClientOptions {
    * defensively. Name a field here only once you know what it means.
    * @defaultValue `[]`
    */
-  readonly allowedExtraFields?: readonly string[];
+  readonly allowedExtraFields?: readonly string[] | undefined;
 }
 
 /** Per-call options of {@link HashScanClient.scan}. */
@@ -61,7 +61,7 @@ export interface ScanOptions {
    * it). A signal aborted with a `TimeoutError` (`AbortSignal.timeout()`)
    * rejects with `TIMEOUT`, any other with `ABORTED`.
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /**
    * Budget of this lookup (in a batch: of each lookup), every attempt and
    * back-off included, in ms; rejects `TIMEOUT` when spent. Overrides the
@@ -70,7 +70,7 @@ export interface ScanOptions {
    * still stops waiting when its own budget is spent.
    * @defaultValue the client's `totalTimeoutMs`
    */
-  readonly totalTimeoutMs?: number;
+  readonly totalTimeoutMs?: number | undefined;
 }
 
 /** Progress of a batch: inputs settled so far and in all. */
@@ -84,9 +84,9 @@ export interface ScanProgress {
 /** Options of {@link HashScanClient.scanMany}. */
 export interface ScanManyOptions extends ScanOptions {
   /** Lookups in flight at once. @defaultValue 8 */
-  readonly concurrency?: number;
+  readonly concurrency?: number | undefined;
   /** Called after each input settles; an error it throws rejects the batch and stops its lookups. */
-  readonly onProgress?: (progress: ScanProgress) => void;
+  readonly onProgress?: ((progress: ScanProgress) => void) | undefined;
 }
 
 /** Progress of {@link HashScanClient.scanIterable}, whose source may be endless. */
@@ -103,7 +103,7 @@ export interface ScanIterableOptions extends Omit<ScanManyOptions, 'onProgress'>
    * Called as each outcome is yielded; an error it throws ends the loop with
    * that error and aborts the lookups still running.
    */
-  readonly onProgress?: (progress: ScanStreamProgress) => void;
+  readonly onProgress?: ((progress: ScanStreamProgress) => void) | undefined;
 }
 
 /** What {@link HashScanClient.stats} returns: the transport's counters and the cache's. */

@@ -4,9 +4,9 @@
  * `scanFile` delegate here.
  * @module
  */
-import { HashScanError } from '../errors/hash-scan-error.js';
+import { HashScanError } from '../errors/hashscan-error.js';
+import type { HashAlgorithm } from '../hashing/hash-algorithm.js';
 import { hashFile } from '../hashing/hash-file.js';
-import type { HashAlgorithm } from './hash-algorithm.js';
 import type { ScanErrorOutcome, ScanOutcome, ScanResult } from './scan-result.js';
 
 /** A `scan()`-shaped function. */
@@ -22,9 +22,9 @@ type Scan = (hash: string, options: { readonly signal?: AbortSignal }) => Promis
  */
 export interface ScanFileOptions {
   /** Digest to compute and look up. The spec prefers SHA-256. @defaultValue `'sha256'` */
-  readonly algorithm?: HashAlgorithm;
+  readonly algorithm?: HashAlgorithm | undefined;
   /** Aborts the lookup (the outcome is then an `ABORTED` error). */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** The outcome of `scanFile`: the lookup's outcome and the file it is about. */

@@ -1,5 +1,5 @@
-import type { HashScanError } from '../errors/hash-scan-error.js';
-import type { HashAlgorithm } from './hash-algorithm.js';
+import type { HashScanError } from '../errors/hashscan-error.js';
+import type { HashAlgorithm } from '../hashing/hash-algorithm.js';
 
 /**
  * Hashes and observation times of a flagged file, as the service gave them.

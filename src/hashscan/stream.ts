@@ -1,4 +1,4 @@
-import { HashScanError } from '../errors/hash-scan-error.js';
+import { HashScanError } from '../errors/hashscan-error.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { isIterable, streamConcurrent } from '../util/concurrency.js';
 import { linkedSignal } from '../util/linked-signal.js';

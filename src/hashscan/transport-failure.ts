@@ -1,5 +1,5 @@
-import { HashScanError } from '../errors/hash-scan-error.js';
-import type { TransportFailure } from '../transport/exchange.js';
+import { HashScanError } from '../errors/hashscan-error.js';
+import type { TransportFailure } from '../transport/call/exchange.js';
 
 /**
  * Turns a transport failure into the lookup's error. A body over

@@ -71,6 +71,22 @@ export type ObserverEvent =
   | { readonly type: 'in-flight:joined'; readonly op: OperationRef }
   /** The shared store was skipped (it is backing off) or came back. */
   | { readonly type: 'store'; readonly state: 'skipping' | 'resumed'; readonly reason?: string }
+  /**
+   * One shared-store operation failed (each one, not rate-limited: a subscriber
+   * such as the logger decides how often to say so). `code` is the store
+   * client's error code or name only, never its message.
+   */
+  | {
+      readonly type: 'store:failed';
+      readonly client: ClientName;
+      readonly operation: string;
+      readonly reason: 'timeout' | 'error';
+      readonly code: string;
+    }
+  /** A shared cache entry failed its checks (bad MAC, wrong hash …) and was ignored. */
+  | { readonly type: 'cache:rejected'; readonly client: ClientName; readonly hash: string; readonly reason: string }
+  /** The SMS client learnt the service's clock offset from a `Date` header and corrects its timestamps by it. */
+  | { readonly type: 'clock'; readonly client: ClientName; readonly offsetMs: number }
   /** The transport starts one call (one exchange) on behalf of an operation. */
   | { readonly type: 'call:start'; readonly client: ClientName; readonly op: OperationRef | undefined }
   | {
@@ -147,4 +163,10 @@ export type ObserverEventType = ObserverEvent['type'];
 /** Something that receives events. It must not throw (a throw is caught and dropped) and must not block. */
 export interface Observer {
   observe(event: ObserverEvent): void;
+  /**
+   * The event types this observer reads. Events nobody reads are not even
+   * built, so an observer that names its types costs nothing on the others.
+   * @defaultValue every type
+   */
+  readonly types?: readonly ObserverEventType[];
 }

@@ -8,7 +8,6 @@
  * @packageDocumentation
  */
 
-export { UNCHECKED_TEMPLATE_CODE } from '../testing/aksk-send.js';
 export {
   EICAR_RECORD,
   SANDBOX_ACCOUNTS,
@@ -20,24 +19,25 @@ export {
   SANDBOX_NOT_DETECTED_HASH,
   SANDBOX_SMS_ACCOUNTS,
   SANDBOX_TEMPLATES,
-} from '../testing/defaults.js';
-export type { ServiceHandler, ServiceReply, ServiceRequest, ServiceResponse } from '../testing/exchange.js';
-export { HASH_SCAN_FAULT_KINDS, type HashScanFault, type HashScanFaultKind } from '../testing/hash-faults.js';
-export { createHashLookupService, type HashScanServiceOptions } from '../testing/hash-lookup-service.js';
-export { type HashRecord, type RecordForOptions, recordFor } from '../testing/records.js';
-export type { RecordedRequest, RequestSink } from '../testing/request-log.js';
-export { routeSmsRequest, type SmsMode, type SmsRoute } from '../testing/routing.js';
+} from '../doubles/defaults.js';
+export { HASH_SCAN_FAULT_KINDS, type HashScanFault, type HashScanFaultKind } from '../doubles/hash-faults.js';
+export { createHashLookupService, type HashScanServiceOptions } from '../doubles/hash-lookup-service.js';
+export { type HashRecord, type RecordForOptions, recordFor } from '../doubles/records.js';
+export type { RecordedRequest, RequestSink } from '../doubles/request-log.js';
+export { routeSmsRequest, type SmsMode, type SmsRoute } from '../doubles/routing.js';
+export type { ServiceHandler, ServiceReply, ServiceRequest, ServiceResponse } from '../doubles/service-handler.js';
 export {
   DEFAULT_TIMESTAMP_TOLERANCE_MS,
   SANDBOX_FAULT_PHONE_NUMBERS,
   SANDBOX_SMS_FAULTS,
-} from '../testing/sms-checks.js';
+} from '../doubles/sms-checks.js';
+export { UNCHECKED_TEMPLATE_CODE } from '../doubles/sms-send-action.js';
 export {
   createSmsService,
   type SentMessage,
   type SmsAccount,
   type SmsServiceOptions,
   type SmsSinks,
-} from '../testing/sms-service.js';
-export { substituteTemplate } from '../testing/templates.js';
+} from '../doubles/sms-service.js';
+export { substituteTemplate } from '../doubles/templates.js';
 export { type Sandbox, type SandboxOptions, startSandbox } from './start-sandbox.js';

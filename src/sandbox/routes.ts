@@ -3,7 +3,7 @@
  * service takes, in the error shape of the service it looks meant for.
  * @module
  */
-import { jsonResponse, type ServiceResponse } from '../testing/exchange.js';
+import { jsonResponse, type ServiceResponse } from '../doubles/service-handler.js';
 
 /** A service of the sandbox. */
 export type SandboxService = 'hashscan' | 'sms';

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { SANDBOX_ACCOUNTS, SANDBOX_API_KEY } from '../testing/defaults.js';
-import { halfBody, type ServiceReply, type ServiceRequest, type ServiceResponse } from '../testing/exchange.js';
-import { createHashLookupService, type HashScanServiceOptions } from '../testing/hash-lookup-service.js';
-import type { RecordedRequest } from '../testing/request-log.js';
-import { createSmsService, type SentMessage, type SmsServiceOptions } from '../testing/sms-service.js';
+import { SANDBOX_ACCOUNTS, SANDBOX_API_KEY } from '../doubles/defaults.js';
+import { createHashLookupService, type HashScanServiceOptions } from '../doubles/hash-lookup-service.js';
+import type { RecordedRequest } from '../doubles/request-log.js';
+import { halfBody, type ServiceReply, type ServiceRequest, type ServiceResponse } from '../doubles/service-handler.js';
+import { createSmsService, type SentMessage, type SmsServiceOptions } from '../doubles/sms-service.js';
 import { refusal, serviceAt } from './routes.js';
 
 /**
@@ -17,15 +17,15 @@ import { refusal, serviceAt } from './routes.js';
  */
 export interface SandboxOptions {
   /** Interface to bind. Anything but loopback exposes the sandbox to the network. @defaultValue `'127.0.0.1'` */
-  readonly host?: string;
+  readonly host?: string | undefined;
   /** @defaultValue 0 (a free port) */
-  readonly port?: number;
+  readonly port?: number | undefined;
   /** The hash lookup double. @defaultValue the sandbox data (see `SANDBOX_*` constants) */
-  readonly hashScan?: HashScanServiceOptions;
+  readonly hashScan?: HashScanServiceOptions | undefined;
   /** The SMS double. @defaultValue the sandbox data */
-  readonly sms?: SmsServiceOptions;
+  readonly sms?: SmsServiceOptions | undefined;
   /** Larger request bodies answer HTTP 413. @defaultValue 1048576 (1 MiB) */
-  readonly maxBodyBytes?: number;
+  readonly maxBodyBytes?: number | undefined;
 }
 
 /** A running sandbox. */

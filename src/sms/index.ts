@@ -1,7 +1,7 @@
 export { SmsError, type SmsErrorCode, type SmsErrorInit, type SmsOutcome } from '../errors/sms-error.js';
-export type { ExpiryTime } from '../transport/credentials.js';
+export { SMS_ERROR_CATEGORIES, type SmsErrorCategory, smsErrorCategory } from '../errors/sms-error-categories.js';
+export type { ExpiryTime } from '../secrets/credentials.js';
 export { estimateSmsCount, renderTemplate } from './billing.js';
-export { SMS_ERROR_CATEGORIES, type SmsErrorCategory, smsErrorCategory } from './error-categories.js';
 export type { SmsMethod } from './outgoing-request.js';
 export { MAX_PHONE_NUMBERS } from './phone-numbers.js';
 export type { SendSmsRequest } from './send-request.js';

@@ -1,8 +1,8 @@
 import { SmsError, type SmsErrorCode, type SmsErrorInit, type SmsOutcome } from '../errors/sms-error.js';
 import { parseStrictJson, StrictJsonError } from '../json/strict-parse.js';
-import type { IncomingResponse } from '../transport/exchange.js';
-import type { Redactor } from '../transport/redact.js';
-import { parseRetryAfter } from '../transport/retry-after.js';
+import type { Redactor } from '../secrets/redact.js';
+import type { IncomingResponse } from '../transport/call/exchange.js';
+import { parseRetryAfter } from '../transport/http/retry-after.js';
 import { describeResponseIssues, type SendSmsResponse, sendSmsResponseSchema } from './response-schema.js';
 import type { SendSmsResult } from './send-result.js';
 

@@ -1,4 +1,4 @@
-import type { ResponseNote } from '../transport/logger.js';
+import type { ResponseNote } from '../observe/logger.js';
 
 /** Bodies longer than this are not read for the log line (a service answer is ~100 bytes). */
 const MAX_NOTE_BODY = 8192;

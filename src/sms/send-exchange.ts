@@ -1,8 +1,9 @@
 import { SmsError } from '../errors/sms-error.js';
-import type { CredentialSource } from '../transport/credentials.js';
-import type { Exchange } from '../transport/exchange.js';
-import type { Redactor } from '../transport/redact.js';
-import type { SecretSet } from '../transport/secret-set.js';
+import type { SendOperation } from '../observe/events.js';
+import type { CredentialSource } from '../secrets/credentials.js';
+import type { Redactor } from '../secrets/redact.js';
+import type { SecretSet } from '../secrets/secret-set.js';
+import type { Exchange } from '../transport/call/exchange.js';
 import type { ClockOffset } from './clock-offset.js';
 import { interpretSendResponse } from './interpret-response.js';
 import { type SignedRequest, type SigningContext, type SmsMethod, signedSendRequest } from './outgoing-request.js';
@@ -35,14 +36,12 @@ export interface SendDeps {
   readonly onClockCorrected: (offsetMs: number) => void;
 }
 
-/** One send's state, shared by its (at most two) rounds through the transport. */
+/** One send's state across its attempts (the re-signed round included). */
 export interface SendState {
   /** Every signature this send produced: hidden from its errors even if the service echoes one. */
   readonly signatures: SecretSet;
   /** Whether an attempt may have reached the service. */
   mayHaveSent: boolean;
-  /** Attempts made by earlier rounds, so numbering runs on across them. */
-  attemptsBefore: number;
   /** Attempts started so far. */
   attempts: number;
   /** The attempt in flight. */
@@ -50,11 +49,11 @@ export interface SendState {
 }
 
 export function newSendState(): SendState {
-  return { signatures: signatureSet(), mayHaveSent: false, attemptsBefore: 0, attempts: 0, last: undefined };
+  return { signatures: signatureSet(), mayHaveSent: false, attempts: 0, last: undefined };
 }
 
-/** Whether a failed round is re-signed and made once more (the service refused it: nothing was sent). */
-export function resignsOnce(error: unknown): error is SmsError {
+/** Whether a failed attempt is re-signed and made once more (the service refused it: nothing was sent). */
+function resignsOnce(error: unknown): error is SmsError {
   return error instanceof SmsError && error.outcome === 'rejected' && RESIGN_ONCE.has(error.code);
 }
 
@@ -69,14 +68,24 @@ function credentialsError(error: unknown, state: SendState): SmsError {
   });
 }
 
-/** One round of a send through the transport: each attempt signed afresh with the current keys and clock. */
-export function sendExchange(
-  deps: SendDeps,
-  method: SmsMethod,
-  params: SendSmsParams,
-  state: SendState,
-  signal: AbortSignal | undefined,
-): Exchange<SendSmsResult> {
+/** What one send adds to the client's {@link SendDeps}. */
+export interface SendCall {
+  readonly method: SmsMethod;
+  readonly params: SendSmsParams;
+  readonly state: SendState;
+  readonly signal: AbortSignal | undefined;
+  /** This send's budget, the client's `totalTimeoutMs` when not overridden. */
+  readonly totalTimeoutMs: number | undefined;
+  readonly op: SendOperation | undefined;
+}
+
+/**
+ * One send as the transport drives it: each attempt signed afresh with the
+ * current keys and clock; a refused timestamp or nonce earns one re-signed
+ * round (the `extraRound` seam), in the transport's own loop.
+ */
+export function sendExchange(deps: SendDeps, call: SendCall): Exchange<SendSmsResult> {
+  const { method, params, state, signal } = call;
   const redact = withSignatures(deps.redact, state.signatures);
   const track = <E>(error: E): E => {
     if (error instanceof SmsError && error.outcome === 'unknown') state.mayHaveSent = true;
@@ -94,7 +103,7 @@ export function sendExchange(
 
   return {
     build: (attempt) => {
-      state.attempts = state.attemptsBefore + attempt;
+      state.attempts = attempt;
       const keys = deps.credentials.current();
       if (!(keys instanceof Promise)) return sign(keys);
       return keys.then(sign, (error: unknown) => {
@@ -106,14 +115,11 @@ export function sendExchange(
       observeClock(date, false);
       const last = state.last;
       try {
-        return interpretSendResponse(
-          { ...response, attempt: state.attemptsBefore + response.attempt },
-          {
-            redact,
-            mayHaveSent: state.mayHaveSent,
-            stringToSign: last && (() => explainMismatch(last.method, last.signed.params, redact)),
-          },
-        );
+        return interpretSendResponse(response, {
+          redact,
+          mayHaveSent: state.mayHaveSent,
+          stringToSign: last && (() => explainMismatch(last.method, last.signed.params, redact)),
+        });
       } catch (error) {
         if (error instanceof SmsError && error.outcome === 'rejected') {
           if (CLOCK_CODES.has(error.code)) observeClock(date, true);
@@ -123,9 +129,12 @@ export function sendExchange(
         throw track(error);
       }
     },
-    fail: (failure) =>
-      track(sendFailureError({ ...failure, attempts: state.attemptsBefore + failure.attempts }, state.mayHaveSent)),
+    fail: (failure) => track(sendFailureError(failure, state.mayHaveSent)),
     isRetryable: (error) => isRetryableSend(error, deps.retryUnknownOutcome),
+    // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
+    extraRound: (error, rounds) => (rounds === 0 && resignsOnce(error) ? 'resign' : undefined),
     signal,
+    totalTimeoutMs: call.totalTimeoutMs,
+    op: call.op,
   };
 }

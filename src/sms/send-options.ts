@@ -1,4 +1,4 @@
-import { isBudgetMs } from '../transport/deadline.js';
+import { isBudgetMs } from '../transport/call/deadline.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { invalidParameter } from './invalid-parameter.js';
 import type { SmsMethod } from './outgoing-request.js';

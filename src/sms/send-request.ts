@@ -43,13 +43,13 @@ export interface SendSmsRequest {
    * service then applies the account's signature (free users always get the
    * system default signature).
    */
-  readonly signName?: string;
+  readonly signName?: string | undefined;
   /**
    * Your own correlation id (the vendor protocol's `OutId`). Left out when
    * omitted or empty. The service's specification does not list it, so it
    * may be ignored.
    */
-  readonly outId?: string;
+  readonly outId?: string | undefined;
 }
 
 /** The business parameters of `SendSms`, exactly as they are signed and sent. */

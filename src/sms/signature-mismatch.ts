@@ -1,4 +1,4 @@
-import type { Redactor } from '../transport/redact.js';
+import type { Redactor } from '../secrets/redact.js';
 import { maskedStringToSign, percentEncode } from './signing/index.js';
 import { MASKED_PARAMS } from './sms-redactor.js';
 

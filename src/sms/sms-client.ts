@@ -1,23 +1,24 @@
 import { inspect } from 'node:util';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { positiveMs } from '../config/numbers.js';
+import type { SendOperation } from '../observe/events.js';
+import type { Observers } from '../observe/observers.js';
+import { observeOperation } from '../observe/operation.js';
+import type { CredentialSource } from '../secrets/credentials.js';
+import type { Redactor } from '../secrets/redact.js';
+import { SecretSet } from '../secrets/secret-set.js';
+import { Transport } from '../transport/call/transport.js';
+import type { TransportStats } from '../transport/resilience/resilience.js';
 import {
+  type ClientDefaults,
   type CommonClientOptions,
   DEFAULT_TIMEOUT_MS,
-  positiveMs,
   resolveTransportSettings,
-} from '../transport/client-options.js';
-import type { CredentialSource } from '../transport/credentials.js';
-import { startDeadline } from '../transport/deadline.js';
-import { emitLine, type Logger } from '../transport/logger.js';
-import type { Redactor } from '../transport/redact.js';
-import type { TransportStats } from '../transport/resilience/resilience.js';
-import { SecretSet } from '../transport/secret-set.js';
-import { summarizeTransport, type TransportSummary } from '../transport/settings-summary.js';
-import { Transport } from '../transport/transport.js';
+} from '../transport/settings/client-options.js';
+import { summarizeTransport, type TransportSummary } from '../transport/settings/settings-summary.js';
 import { ClockOffset } from './clock-offset.js';
 import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
-import { newSendState, resignsOnce, type SendDeps, sendExchange } from './send-exchange.js';
+import { newSendState, type SendDeps, sendExchange } from './send-exchange.js';
 import { checkSendOptions } from './send-options.js';
 import { type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
@@ -28,14 +29,10 @@ import {
   smsCredentialSource,
 } from './sms-credentials.js';
 import { createSmsRedactor, maskAccessKeyId, type SmsSecrets } from './sms-redactor.js';
-import { isWellFormed } from './well-formed.js';
+import { resolveSmsSettings } from './sms-settings.js';
 
-/** `Version` of the AK/SK mode this client speaks. */
-const DEFAULT_VERSION = '2017-05-25';
-/** The service routes this `Version` to another vendor's protocol (spec parts 4 and 9). */
-const FOREIGN_PROTOCOL_VERSION = '2021-01-11';
-const DEFAULT_REGION = 'cn-hangzhou';
-const METHODS: ReadonlySet<string> = new Set<SmsMethod>(['GET', 'POST']);
+/** What this client sets for itself in the shared transport settings. */
+const SMS_DEFAULTS: ClientDefaults = { baseUrlEnv: 'SMS_BASE_URL', name: 'sms', cooldownMs: 10_000 };
 
 /**
  * Options of {@link SmsClient}.
@@ -55,12 +52,12 @@ export interface SmsClientOptions extends CommonClientOptions {
    * Access key id, sent as `AccessKeyId`. Shown masked (`LTAI***`) in logs and errors.
    * @defaultValue `process.env.SMS_ACCESS_KEY_ID`
    */
-  readonly accessKeyId?: string;
+  readonly accessKeyId?: string | undefined;
   /**
    * Access key secret. It signs requests and is never sent, logged or shown.
    * @defaultValue `process.env.SMS_ACCESS_KEY_SECRET`
    */
-  readonly accessKeySecret?: string;
+  readonly accessKeySecret?: string | undefined;
   /**
    * Credentials as one object, or a provider asked before a request whenever
    * the last answer has expired (its `expiresAt`, else after 5 minutes), so a
@@ -79,9 +76,9 @@ export interface SmsClientOptions extends CommonClientOptions {
    * }
    * ```
    */
-  readonly credentials?: SmsCredentials | SmsCredentialsProvider;
+  readonly credentials?: SmsCredentials | SmsCredentialsProvider | undefined;
   /** @defaultValue `process.env.SMS_BASE_URL` */
-  readonly baseUrl?: string;
+  readonly baseUrl?: string | undefined;
   /**
    * How requests are sent: `POST` (a form body) or `GET` (a query string).
    * The signature covers the method, so the two are not interchangeable.
@@ -89,15 +86,15 @@ export interface SmsClientOptions extends CommonClientOptions {
    * variables out of URLs, which proxies and servers tend to log.
    * @defaultValue `'POST'`
    */
-  readonly method?: SmsMethod;
+  readonly method?: SmsMethod | undefined;
   /** The `RegionId` common parameter. @defaultValue `'cn-hangzhou'` */
-  readonly regionId?: string;
+  readonly regionId?: string | undefined;
   /**
    * The `Version` common parameter. `2021-01-11` is refused: the service
    * routes it to another vendor's protocol, not to this one.
    * @defaultValue `'2017-05-25'`
    */
-  readonly version?: string;
+  readonly version?: string | undefined;
   /**
    * Re-send after a time-out, a connection broken after the request was
    * written, or an HTTP 408/429/5xx without a service answer.
@@ -108,32 +105,26 @@ export interface SmsClientOptions extends CommonClientOptions {
    * re-sent either way, following `retry`.
    * @defaultValue `false`
    */
-  readonly retryUnknownOutcome?: boolean;
+  readonly retryUnknownOutcome?: boolean | undefined;
 }
 
 /** Per-call options of {@link SmsClient.send}. */
 export interface SendSmsOptions {
   /** Overrides the client's `method` for this send. */
-  readonly method?: SmsMethod;
+  readonly method?: SmsMethod | undefined;
   /**
    * Aborts the send. An abort after the request was written rejects with
    * `ABORTED` and `outcome: 'unknown'`: the service may still deliver it.
    * A signal aborted with a `TimeoutError` (`AbortSignal.timeout()`) rejects
    * with `TIMEOUT` instead (same `outcome` rule).
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /**
    * Budget of this send, every attempt and back-off included, in ms;
    * rejects `TIMEOUT` when spent. Overrides the client's `totalTimeoutMs`.
    * @defaultValue the client's `totalTimeoutMs`
    */
-  readonly totalTimeoutMs?: number;
-}
-
-function configString(value: string, option: string): string {
-  if (typeof value !== 'string' || value === '') throw new ConfigurationError(option, 'must be a non-empty string');
-  if (!isWellFormed(value)) throw new ConfigurationError(option, 'contains a lone UTF-16 surrogate');
-  return value;
+  readonly totalTimeoutMs?: number | undefined;
 }
 
 /**
@@ -159,7 +150,7 @@ export class SmsClient {
   readonly #redact: Redactor;
   readonly #transport: Transport;
   readonly #deps: SendDeps;
-  readonly #logger: Logger;
+  readonly #observers: Observers;
   readonly #clock = new ClockOffset();
   readonly #retryUnknownOutcome: boolean;
   readonly #totalTimeoutMs: number | undefined;
@@ -179,33 +170,19 @@ export class SmsClient {
       redact: this.#redact,
       timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
     });
-    const settings = resolveTransportSettings(options, {
-      baseUrlEnv: 'SMS_BASE_URL',
-      name: 'sms',
-      redact: this.#redact,
-    });
+    const settings = resolveTransportSettings(options, SMS_DEFAULTS, this.#redact);
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
     this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse, trackWrites: true });
     this.#totalTimeoutMs = settings.totalTimeoutMs;
-    this.#logger = settings.logger;
+    this.#observers = settings.observers;
     this.baseUrl = settings.baseUrl;
     this.#summary = summarizeTransport(settings);
 
-    const method = options.method ?? 'POST';
-    if (!METHODS.has(method)) throw new ConfigurationError('method', 'must be "GET" or "POST"');
-    this.method = method;
-    this.regionId = configString(options.regionId ?? DEFAULT_REGION, 'regionId');
-    this.version = configString(options.version ?? DEFAULT_VERSION, 'version');
-    if (this.version === FOREIGN_PROTOCOL_VERSION) {
-      throw new ConfigurationError(
-        'version',
-        `${FOREIGN_PROTOCOL_VERSION} is routed by the service to another vendor's protocol, not to AK/SK signing`,
-      );
-    }
-    if (options.retryUnknownOutcome !== undefined && typeof options.retryUnknownOutcome !== 'boolean') {
-      throw new ConfigurationError('retryUnknownOutcome', 'must be a boolean');
-    }
-    this.#retryUnknownOutcome = options.retryUnknownOutcome ?? false;
+    const own = resolveSmsSettings(options);
+    this.method = own.method;
+    this.regionId = own.regionId;
+    this.version = own.version;
+    this.#retryUnknownOutcome = own.retryUnknownOutcome;
     const signing: SigningContext = { regionId: this.regionId, version: this.version };
     this.#deps = {
       credentials: this.#credentials,
@@ -213,16 +190,9 @@ export class SmsClient {
       signing,
       redact: this.#redact,
       retryUnknownOutcome: this.#retryUnknownOutcome,
-      onClockCorrected: (offsetMs) =>
-        emitLine(
-          this.#logger,
-          'info',
-          `sms: the service's clock differs from ours; timestamps now corrected by ${offsetMs} ms`,
-          {
-            client: 'sms',
-            clockOffsetMs: offsetMs,
-          },
-        ),
+      onClockCorrected: (offsetMs) => {
+        if (this.#observers.listens('clock')) this.#observers.emit({ type: 'clock', client: 'sms', offsetMs });
+      },
     };
   }
 
@@ -250,25 +220,26 @@ export class SmsClient {
     const { method, signal, totalTimeoutMs } = checkSendOptions(options, this.method);
     const params = toSendParams(request);
     const state = newSendState();
-    // One budget for the whole send, re-signed round included.
-    const budget = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
-    const round = () => ({
-      ...sendExchange(this.#deps, method, params, state, signal),
-      totalTimeoutMs: budget?.remaining(),
+    const observers = this.#observers;
+    const op: SendOperation | undefined = observers.active
+      ? {
+          client: 'sms',
+          operation: 'send',
+          phoneCount: params.PhoneNumbers.split(',').length,
+          templateCode: params.TemplateCode,
+          method,
+        }
+      : undefined;
+    const exchange = sendExchange(this.#deps, {
+      method,
+      params,
+      state,
+      signal,
+      totalTimeoutMs: totalTimeoutMs ?? this.#totalTimeoutMs,
+      op,
     });
-    try {
-      return await this.#transport.send(round());
-    } catch (error) {
-      // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
-      if (!resignsOnce(error) || signal?.aborted) throw error;
-      emitLine(this.#logger, 'info', `sms: the service refused the request with ${error.code}; re-signing it once`, {
-        client: 'sms',
-        code: error.code,
-        clockOffsetMs: this.#clock.offsetMs,
-      });
-      state.attemptsBefore = state.attempts;
-      return this.#transport.send(round());
-    }
+    if (op === undefined) return this.#transport.send(exchange);
+    return observeOperation(observers, op, { attempts: () => state.attempts }, () => this.#transport.send(exchange));
   }
 
   /** Requests, retries, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */

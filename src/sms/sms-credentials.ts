@@ -1,7 +1,7 @@
+import { requiredSetting } from '../config/settings.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { requiredSetting } from '../transport/client-options.js';
-import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../transport/credentials.js';
-import type { Redactor } from '../transport/redact.js';
+import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../secrets/credentials.js';
+import type { Redactor } from '../secrets/redact.js';
 import type { SmsSecrets } from './sms-redactor.js';
 import { isWellFormed } from './well-formed.js';
 

@@ -1,5 +1,5 @@
-import { createRedactor, type MaskStyle, type Redactor } from '../transport/redact.js';
-import { followSecrets, SecretSet } from '../transport/secret-set.js';
+import { createRedactor, type MaskStyle, type Redactor } from '../secrets/redact.js';
+import { followSecrets, SecretSet } from '../secrets/secret-set.js';
 import { percentEncode } from './signing/index.js';
 
 /**

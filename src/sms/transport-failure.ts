@@ -1,6 +1,6 @@
 import { SmsError } from '../errors/sms-error.js';
-import type { TransportFailure } from '../transport/exchange.js';
-import { isTransientStatus } from '../transport/transient-status.js';
+import type { TransportFailure } from '../transport/call/exchange.js';
+import { isTransientStatus } from '../transport/http/transient-status.js';
 
 /**
  * Turns a transport failure into the send's error. Only a failure in the

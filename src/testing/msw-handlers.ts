@@ -1,9 +1,9 @@
 import { delay, type HttpHandler, HttpResponse, http } from 'msw';
+import { createHashLookupService, type HashScanServiceOptions } from '../doubles/hash-lookup-service.js';
+import type { RecordedRequest } from '../doubles/request-log.js';
+import { halfBody, type ServiceHandler, type ServiceReply, type ServiceResponse } from '../doubles/service-handler.js';
+import { createSmsService, type SentMessage, type SmsServiceOptions } from '../doubles/sms-service.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { halfBody, type ServiceHandler, type ServiceReply, type ServiceResponse } from './exchange.js';
-import { createHashLookupService, type HashScanServiceOptions } from './hash-lookup-service.js';
-import type { RecordedRequest } from './request-log.js';
-import { createSmsService, type SentMessage, type SmsServiceOptions } from './sms-service.js';
 
 /** Options every handler factory shares. */
 export interface HandlerOptions {
@@ -13,7 +13,7 @@ export interface HandlerOptions {
    */
   readonly baseUrl: string;
   /** Called with each request as it is recorded (secrets masked). */
-  readonly onRequest?: (request: RecordedRequest) => void;
+  readonly onRequest?: ((request: RecordedRequest) => void) | undefined;
 }
 
 /** Options of {@link createHashScanHandlers}. */

@@ -6,27 +6,6 @@ export function isValidConcurrency(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 1 && value <= 1024;
 }
 
-/**
- * Runs `task` over `items` with at most `concurrency` at once; results keep
- * the input order. `task` must not reject (callers turn errors into values).
- */
-export async function mapConcurrent<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  task: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return results;
-}
-
 /** One result of {@link streamConcurrent}. */
 export interface Streamed<R> {
   /** Position of the input in the source, from 0. */

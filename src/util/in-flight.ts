@@ -62,6 +62,11 @@ export class InFlight<K, V> {
     return this.#pending.size;
   }
 
+  /** Whether an operation for `key` is under way (a {@link run} now would join it). */
+  has(key: K): boolean {
+    return this.#pending.has(key);
+  }
+
   run(
     key: K,
     start: (signal: AbortLike, progress: SharedProgress) => Promise<V>,

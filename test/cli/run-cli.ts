@@ -15,6 +15,8 @@ export interface CliOptions {
   readonly cwd?: string;
   readonly uid?: number;
   readonly gid?: number;
+  /** Another copy of the built CLI to run (default: the one test/cli/build-cli.ts built). */
+  readonly cliPath?: string;
 }
 
 /** A clean environment: no HASHSCAN_/SMS_ variables of the machine leak into a test. */
@@ -28,7 +30,7 @@ export function cliEnv(extra: Readonly<Record<string, string | undefined>> = {})
 
 /** Starts the built CLI (`node cli.mjs …`) in a child process. */
 export function startCli(args: readonly string[], options: CliOptions = {}): ChildProcess {
-  return spawn(process.execPath, [CLI_PATH, ...args], {
+  return spawn(process.execPath, [options.cliPath ?? CLI_PATH, ...args], {
     env: cliEnv(options.env),
     cwd: options.cwd,
     stdio: ['pipe', 'pipe', 'pipe'],

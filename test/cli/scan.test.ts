@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFor, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { CLI_PATH } from './build-cli.js';
 import { csvRecords, parseNdjson, runCli } from './run-cli.js';
 import { runMain } from './run-main.js';
 
@@ -52,6 +53,22 @@ afterAll(async () => {
   await sandbox.close();
   await rm(root, { recursive: true, force: true });
 });
+
+/** A copy of the built CLI (every chunk) in `dir`, readable by every user; returns its entry. */
+async function readableCliCopy(dir: string): Promise<string> {
+  await cp(dirname(CLI_PATH), dir, { recursive: true });
+  await chmod(dir, 0o755);
+  return join(dir, basename(CLI_PATH));
+}
+
+/** Whether `user` can read `path` (every folder above it included), asked of the system as that user. */
+function canRead(path: string, user: { uid: number; gid: number }): boolean {
+  const probe = spawnSync(process.execPath, ['-e', 'require("node:fs").accessSync(process.argv[1], 4)', path], {
+    ...user,
+    stdio: 'ignore',
+  });
+  return probe.status === 0;
+}
 
 const lookupsOf = (hashes: readonly string[]): number =>
   sandbox.requests.filter((request) => hashes.includes(request.params.hash ?? '')).length;
@@ -129,17 +146,25 @@ describe.each(MODES)('hashscan-sms scan ($mode)', { timeout: 30_000 }, ({ mode, 
 
   it.runIf(mode === 'binary' && canDropToNobody)(
     'reports an unreadable file as review and scans the rest (run as an unprivileged user)',
-    async () => {
+    async (context) => {
       const dir = join(root, 'unreadable');
       await mkdir(dir);
       await writeFile(join(dir, 'secret.txt'), 'no access');
       await writeFile(join(dir, 'open.txt'), 'open');
       await chmod(join(dir, 'secret.txt'), 0o000);
       // Root reads a mode-000 file anyway; as `nobody` the permission applies, as for any user.
-      const asUser = process.getuid?.() === 0 ? NOBODY : {};
+      const asRoot = process.getuid?.() === 0;
+      const asUser = asRoot ? NOBODY : {};
       // The run's temp dir (test/global-setup.ts) is 0700: let that user through it, without listing it.
-      if (process.getuid?.() === 0) await chmod(dirname(root), 0o711);
-      const run = await cli(['scan', '-f', 'ndjson', dir], { env, ...asUser });
+      if (asRoot) await chmod(dirname(root), 0o711);
+      // The built CLI sits under the clone (node_modules/.cache), which may be in a folder that user
+      // cannot enter (`mktemp -d` makes 0700 ones): run a copy from this test's own readable folder.
+      const cliPath = asRoot ? await readableCliCopy(join(root, 'cli-copy')) : undefined;
+      const reachable = cliPath === undefined || canRead(cliPath, NOBODY);
+      if (!reachable) {
+        context.skip(`nobody cannot reach ${root} (a folder above the test's temp dir is closed to other users)`);
+      }
+      const run = await cli(['scan', '-f', 'ndjson', dir], { env, ...asUser, ...(cliPath ? { cliPath } : {}) });
       expect(run.code).toBe(2);
       const rows = parseNdjson(run.stdout);
       expect(rows.find((row) => String(row.path).endsWith('secret.txt'))).toMatchObject({
@@ -198,6 +223,8 @@ describe.each(MODES)('hashscan-sms scan ($mode)', { timeout: 30_000 }, ({ mode, 
       ['scan', '--format', 'xml', root],
       ['scan', '--bogus', root],
       ['scan', '-a', 'sha512', root],
+      ['scan', join(root, 'no-such-folder')],
+      ['scan', join(root, 'clean-only'), join(root, 'clean-only', 'a.txt', 'below-a-file')],
       ['nope'],
     ]) {
       const run = await cli(args, { env });
@@ -205,9 +232,17 @@ describe.each(MODES)('hashscan-sms scan ($mode)', { timeout: 30_000 }, ({ mode, 
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(/^hashscan-sms: /);
     }
+    const missing = await cli(['scan', join(root, 'no-such-folder')], { env });
+    expect(missing.stderr).toContain(`no such file or folder: ${join(root, 'no-such-folder')}`);
     const unconfigured = await cli(['scan', root], {});
     expect(unconfigured.code).toBe(64);
     expect(unconfigured.stderr).toContain('HASHSCAN_');
+    // The missing key is named as the command line sets it, not as the library option.
+    const noKey = await cli(['scan', join(root, 'clean-only')], { env: { HASHSCAN_BASE_URL: env.HASHSCAN_BASE_URL } });
+    expect(noKey.code).toBe(64);
+    expect(noKey.stderr).toContain('--api-key');
+    expect(noKey.stderr).toContain('HASHSCAN_API_KEY');
+    expect(noKey.stderr).not.toContain('apiKey');
   });
 
   it('runs offline against an in-process sandbox with --sandbox', async () => {

@@ -76,6 +76,24 @@ describe.each(MODES)('hashscan-sms sms send ($mode)', { timeout: 30_000 }, ({ ru
     expect(unconfigured.stderr).toContain('SMS_ACCESS_KEY_ID');
   });
 
+  it('shows the whole RequestId in the table (what the README says to keep), and refuses --param numbers', async () => {
+    const run = await cli(send, { env });
+    expect(run.code, run.stderr).toBe(0);
+    const requestId = sandbox.messages.at(-1)?.requestId;
+    expect(typeof requestId).toBe('string');
+    expect(run.stdout).toContain(String(requestId));
+    const numeric = await cli([...send.slice(0, -1), '{"code":123456}'], { env });
+    expect(numeric.code).toBe(64);
+    expect(numeric.stderr).toContain('--param values must be strings');
+  });
+
+  it('names the missing setting as the command line sets it', async () => {
+    const noKeyId = await cli(send, { env: { SMS_BASE_URL: env.SMS_BASE_URL, SMS_ACCESS_KEY_SECRET: SECRET } });
+    expect(noKeyId.code).toBe(64);
+    expect(noKeyId.stderr).toContain('--access-key-id or SMS_ACCESS_KEY_ID');
+    expect(noKeyId.stderr).not.toContain('accessKeyId');
+  });
+
   it('sends to an in-process sandbox with --sandbox', async () => {
     const run = await cli([...send, '--sandbox'], {});
     expect(run.code).toBe(0);

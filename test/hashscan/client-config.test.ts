@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { HashScanError } from '../../src/errors/hash-scan-error.js';
+import { HashScanError } from '../../src/errors/hashscan-error.js';
 import { hashFile } from '../../src/hashing/hash-file.js';
 import { decide } from '../../src/hashscan/decide.js';
 import { HashScanClient, type HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';

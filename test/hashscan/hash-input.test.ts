@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HashScanError } from '../../src/errors/hash-scan-error.js';
-import { normalizeHash } from '../../src/hashscan/hash-algorithm.js';
+import { HashScanError } from '../../src/errors/hashscan-error.js';
+import { normalizeHash } from '../../src/hashing/hash-algorithm.js';
 import { MD5, makeClient, SHA1, SHA256 } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HashScanError } from '../../src/errors/hash-scan-error.js';
+import { HashScanError } from '../../src/errors/hashscan-error.js';
 import type { ScanOutcome } from '../../src/hashscan/scan-result.js';
 import { json, MD5, makeClient, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';

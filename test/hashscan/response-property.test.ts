@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { HashScanError } from '../../src/errors/hash-scan-error.js';
+import { HashScanError } from '../../src/errors/hashscan-error.js';
 import { makeClient, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';
 

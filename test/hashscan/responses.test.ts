@@ -1,6 +1,6 @@
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { HashScanError, type HashScanErrorCode } from '../../src/errors/hash-scan-error.js';
+import { HashScanError, type HashScanErrorCode } from '../../src/errors/hashscan-error.js';
 import {
   API_KEY,
   HIT,

@@ -1,6 +1,6 @@
 import { delay, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HashScanError } from '../../src/errors/hash-scan-error.js';
+import { HashScanError } from '../../src/errors/hashscan-error.js';
 import { advanceUntil, fakeTimeouts } from '../helpers/fake-timeouts.js';
 import { HIT, json, makeClient, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HashScanError } from '../../src/errors/hash-scan-error.js';
+import { HashScanError } from '../../src/errors/hashscan-error.js';
 import { decide } from '../../src/hashscan/decide.js';
 import { HIT, json, MD5, makeClient, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { HttpResponse, http, passthrough } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
-import type { Logger } from '../../src/transport/logger.js';
+import type { Logger } from '../../src/observe/logger.js';
 import { BASE_URL, json, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';
 import { startLoopback } from '../helpers/loopback.js';
 import { useMswServer } from '../helpers/msw.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
 import { createSecureContext, TLSSocket } from 'node:tls';
-import type { FetchLike } from '../../src/transport/transport.js';
+import type { FetchLike } from '../../src/transport/call/transport.js';
 
 export interface TestCertificate {
   readonly key: string;

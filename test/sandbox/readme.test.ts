@@ -15,8 +15,8 @@ import {
 
 const ROOT = new URL('../../', import.meta.url);
 const README = readFileSync(new URL('README.md', ROOT), 'utf8');
-const DEFAULTS_SOURCE = readFileSync(new URL('src/testing/defaults.ts', ROOT), 'utf8');
-const testingSection = README.slice(README.indexOf('## Testing your own code'), README.indexOf('## Examples'));
+const DEFAULTS_SOURCE = readFileSync(new URL('src/doubles/defaults.ts', ROOT), 'utf8');
+const testingSection = README.slice(README.indexOf('## Testing your own code'), README.indexOf('## Support policy'));
 
 /** Every value a new user copies from the docs, from the constants themselves. */
 const documentedValues = (): string[] => [

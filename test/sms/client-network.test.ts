@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FetchLike } from '../../src/transport/transport.js';
+import type { FetchLike } from '../../src/transport/call/transport.js';
 import { closedPort, type Loopback, startLoopback } from '../helpers/loopback.js';
 import { makeClient, parseWire, REQUEST, readRequest, rejection, signedWithTestKey } from './sms-service.js';
 

@@ -1,6 +1,6 @@
 import { delay, HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FetchLike } from '../../src/transport/transport.js';
+import type { FetchLike } from '../../src/transport/call/transport.js';
 import { advanceUntil, fakeTimeouts } from '../helpers/fake-timeouts.js';
 import { useMswServer } from '../helpers/msw.js';
 import {

@@ -1,9 +1,9 @@
 import { inspect } from 'node:util';
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
+import type { Logger } from '../../src/observe/logger.js';
 import { SmsClient, type SmsClientOptions, stringToSign } from '../../src/sms/index.js';
-import type { Logger } from '../../src/transport/logger.js';
-import type { FetchLike } from '../../src/transport/transport.js';
+import type { FetchLike } from '../../src/transport/call/transport.js';
 import { useMswServer } from '../helpers/msw.js';
 import { BASE_URL, REQUEST, readRequest } from './sms-service.js';
 

@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Logger } from '../../src/observe/logger.js';
 import { SmsClient } from '../../src/sms/index.js';
-import type { Logger } from '../../src/transport/logger.js';
 import { useMswServer } from '../helpers/msw.js';
 import { BASE_URL, makeClient, REQUEST, type Received, rejection, serveSms, signedWithTestKey } from './sms-service.js';
 

@@ -3,8 +3,8 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
+import type { Logger } from '../../src/observe/logger.js';
 import { SmsClient, type SmsCredentials, verifySignature } from '../../src/sms/index.js';
-import type { Logger } from '../../src/transport/logger.js';
 import { useMswServer } from '../helpers/msw.js';
 import { BASE_URL, REQUEST, readRequest } from './sms-service.js';
 

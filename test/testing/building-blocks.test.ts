@@ -2,13 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
+import { EICAR_RECORD } from '../../src/doubles/defaults.js';
+import { recordFor } from '../../src/doubles/records.js';
+import type { RecordedRequest } from '../../src/doubles/request-log.js';
+import { routeSmsRequest } from '../../src/doubles/routing.js';
+import { substituteTemplate } from '../../src/doubles/templates.js';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { EICAR_RECORD } from '../../src/testing/defaults.js';
 import { createHashScanHandlers, createSmsHandlers } from '../../src/testing/msw-handlers.js';
-import { recordFor } from '../../src/testing/records.js';
-import type { RecordedRequest } from '../../src/testing/request-log.js';
-import { routeSmsRequest } from '../../src/testing/routing.js';
-import { substituteTemplate } from '../../src/testing/templates.js';
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
 

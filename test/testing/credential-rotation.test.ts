@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
-import { SmsClient, type SmsCredentials } from '../../src/sms/index.js';
 import {
   EICAR_RECORD,
   SANDBOX_ACCOUNTS,
   SANDBOX_API_KEY,
   SANDBOX_NOT_DETECTED_HASH,
-} from '../../src/testing/defaults.js';
+} from '../../src/doubles/defaults.js';
+import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
+import { SmsClient, type SmsCredentials } from '../../src/sms/index.js';
 import { REQUEST, rejection } from '../sms/sms-service.js';
 import { ADAPTERS, type Harness, startHarness } from './harness.js';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setupServer } from 'msw/node';
+import type { HashScanServiceOptions } from '../../src/doubles/hash-lookup-service.js';
+import type { RecordedRequest } from '../../src/doubles/request-log.js';
+import type { SentMessage, SmsAccount, SmsServiceOptions } from '../../src/doubles/sms-service.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { computeSignature } from '../../src/sms/signing/index.js';
-import type { HashScanServiceOptions } from '../../src/testing/hash-lookup-service.js';
 import { createHashScanHandlers, createSmsHandlers } from '../../src/testing/msw-handlers.js';
-import type { RecordedRequest } from '../../src/testing/request-log.js';
-import type { SentMessage, SmsAccount, SmsServiceOptions } from '../../src/testing/sms-service.js';
 
 /** One way of serving the doubles: msw handlers or the real sandbox server. */
 export type Adapter = 'msw' | 'sandbox';

@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HashScanError } from '../../src/errors/hash-scan-error.js';
-import { HashScanClient, type HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';
 import {
   EICAR_RECORD,
   SANDBOX_API_KEY,
   SANDBOX_FAULT_HASHES,
   SANDBOX_HASH_RECORDS,
   SANDBOX_NOT_DETECTED_HASH,
-} from '../../src/testing/defaults.js';
-import type { HashScanFaultKind } from '../../src/testing/hash-faults.js';
-import { recordFor } from '../../src/testing/records.js';
+} from '../../src/doubles/defaults.js';
+import type { HashScanFaultKind } from '../../src/doubles/hash-faults.js';
+import { recordFor } from '../../src/doubles/records.js';
+import { HashScanError } from '../../src/errors/hashscan-error.js';
+import { HashScanClient, type HashScanClientOptions } from '../../src/hashscan/hashscan-client.js';
 import { ADAPTERS, type Harness, type HarnessOptions, startHarness } from './harness.js';
 
 const EICAR_HIT = {

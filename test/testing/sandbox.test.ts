@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EICAR_RECORD, SANDBOX_ACCOUNTS, SANDBOX_FAULT_HASHES } from '../../src/doubles/defaults.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
-import { EICAR_RECORD, SANDBOX_ACCOUNTS, SANDBOX_FAULT_HASHES } from '../../src/testing/defaults.js';
 
 const activeCount = (type: string): number => process.getActiveResourcesInfo().filter((name) => name === type).length;
 

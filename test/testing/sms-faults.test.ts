@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { SANDBOX_ACCOUNTS } from '../../src/doubles/defaults.js';
+import { SANDBOX_FAULT_PHONE_NUMBERS, SANDBOX_SMS_FAULTS } from '../../src/doubles/sms-checks.js';
 import { SmsClient } from '../../src/sms/index.js';
-import { SANDBOX_ACCOUNTS } from '../../src/testing/defaults.js';
-import { SANDBOX_FAULT_PHONE_NUMBERS, SANDBOX_SMS_FAULTS } from '../../src/testing/sms-checks.js';
 import { REQUEST, rejection } from '../sms/sms-service.js';
 import { ADAPTERS, type Harness, sendRaw, signed, smsParams, startHarness } from './harness.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { SANDBOX_ACCOUNTS, SANDBOX_DEFAULT_SIGN_NAME } from '../../src/doubles/defaults.js';
+import type { SmsAccount } from '../../src/doubles/sms-service.js';
 import { SmsClient, type SmsClientOptions } from '../../src/sms/sms-client.js';
-import { SANDBOX_ACCOUNTS, SANDBOX_DEFAULT_SIGN_NAME } from '../../src/testing/defaults.js';
-import type { SmsAccount } from '../../src/testing/sms-service.js';
 import { ADAPTERS, type Harness, type HarnessOptions, sendRaw, signed, smsParams, startHarness } from './harness.js';
 
 const { member, free } = SANDBOX_ACCOUNTS;

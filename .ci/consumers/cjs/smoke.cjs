@@ -9,13 +9,15 @@ const {
   HashScanSmsError,
   SmsClient,
   SmsError,
+  TruncatedStreamError,
   VERSION,
 } = require('hashscan-sms');
+const { Readable } = require('node:stream');
 // SMOKE_ROOT_ONLY=1: the root entry alone, against the local stub (see .ci/run, smoke_on).
 const { startBackend } = require(process.env.SMOKE_ROOT_ONLY === '1' ? './backend-stub.cjs' : './backend.cjs');
 
 async function main() {
-  // The CJS build answers `require()` (ky and p-retry are bundled into it: they are ESM only).
+  // The CJS build answers `require()` (ky is bundled into it: it is ESM only).
   assert.match(require.resolve('hashscan-sms'), /[\\/]node_modules[\\/]hashscan-sms[\\/]dist[\\/]index\.cjs$/);
   assert.equal(VERSION, require('hashscan-sms/package.json').version);
 
@@ -69,6 +71,25 @@ async function main() {
   } finally {
     await backend.close();
   }
+  // Dual-package hazard: the ESM build loaded beside this CommonJS one (import() works in every mode).
+  const esm = await import('hashscan-sms');
+  assert.notEqual(esm.HashScanError, HashScanError, 'two builds must be loaded for this check to mean anything');
+  const lookup = { baseUrl: 'https://hashscan.example.com', apiKey: 'key' };
+  const fromEsm = await new esm.HashScanClient(lookup).scan('not-a-hash').catch((error) => error);
+  assert.ok(fromEsm instanceof HashScanError && fromEsm instanceof HashScanSmsError && !(fromEsm instanceof SmsError));
+  const fromCjs = await new HashScanClient(lookup).scan('not-a-hash').catch((error) => error);
+  assert.ok(fromCjs instanceof esm.HashScanError && !(fromCjs instanceof esm.SmsError));
+  const smsOptions = { baseUrl: 'https://sms.example.com', accessKeyId: 'id', accessKeySecret: 'secret' };
+  const badSend = { phoneNumbers: '', templateCode: 'SMS_1', templateParam: {} };
+  const smsFromEsm = await new esm.SmsClient(smsOptions).send(badSend).catch((error) => error);
+  assert.ok(smsFromEsm instanceof SmsError && smsFromEsm instanceof HashScanSmsError);
+  assert.throws(() => new esm.SmsClient({ ...smsOptions, baseUrl: 'http://sms.example.com' }), ConfigurationError);
+  // The `hashscan-sms/hashing` CJS entry carries its own copy of the classes: still the same brand.
+  const hashing = require('hashscan-sms/hashing');
+  const cut = Object.assign(Readable.from([Buffer.from('abc')]), { truncated: true });
+  const truncated = await hashing.hashStream(cut).catch((error) => error);
+  assert.ok(truncated instanceof TruncatedStreamError && truncated instanceof esm.TruncatedStreamError);
+
   const flags = process.execArgv.length > 0 ? ` ${process.execArgv.join(' ')}` : '';
   console.log(`cjs smoke ok: node ${process.version}${flags}, ${backend.kind}`);
 }

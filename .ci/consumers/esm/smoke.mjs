@@ -1,6 +1,8 @@
 // ESM consumer smoke test: run by .ci/run against the installed tarball, on each Node of the matrix.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import {
   ConfigurationError,
@@ -10,8 +12,10 @@ import {
   HashScanSmsError,
   SmsClient,
   SmsError,
+  TruncatedStreamError,
   VERSION,
 } from 'hashscan-sms';
+import { hashStream } from 'hashscan-sms/hashing';
 import { startBackend } from './backend.mjs';
 
 // The ESM build, not the CJS one, answers `import`.
@@ -70,5 +74,31 @@ try {
 } finally {
   await backend.close();
 }
+
+// Dual-package hazard: the CommonJS build loaded beside the ESM one (a CommonJS dependency that
+// requires the package). Its errors must be instances of the ESM classes, and the other way round.
+const cjs = createRequire(import.meta.url)('hashscan-sms');
+assert.notEqual(cjs.HashScanError, HashScanError, 'two builds must be loaded for this check to mean anything');
+const lookup = { baseUrl: 'https://hashscan.example.com', apiKey: 'key' };
+const fromCjs = await new cjs.HashScanClient(lookup).scan('not-a-hash').catch((error) => error);
+assert.ok(fromCjs instanceof HashScanError, 'a HashScanError of the CJS build must be instanceof the ESM class');
+assert.ok(fromCjs instanceof HashScanSmsError && fromCjs instanceof Error && !(fromCjs instanceof SmsError));
+const fromEsm = await new HashScanClient(lookup).scan('not-a-hash').catch((error) => error);
+assert.ok(
+  fromEsm instanceof cjs.HashScanError && fromEsm instanceof cjs.HashScanSmsError && !(fromEsm instanceof cjs.SmsError),
+);
+const smsOptions = { baseUrl: 'https://sms.example.com', accessKeyId: 'id', accessKeySecret: 'secret' };
+const badSend = { phoneNumbers: '', templateCode: 'SMS_1', templateParam: {} };
+const smsFromCjs = await new cjs.SmsClient(smsOptions).send(badSend).catch((error) => error);
+assert.ok(smsFromCjs instanceof SmsError && !(smsFromCjs instanceof HashScanError));
+const smsFromEsm = await new SmsClient(smsOptions).send(badSend).catch((error) => error);
+assert.ok(smsFromEsm instanceof cjs.SmsError && smsFromEsm instanceof cjs.HashScanSmsError);
+assert.throws(
+  () => new cjs.HashScanClient({ baseUrl: 'http://hashscan.example.com', apiKey: 'k' }),
+  ConfigurationError,
+);
+const cut = Object.assign(Readable.from([Buffer.from('abc')]), { truncated: true });
+const truncated = await hashStream(cut).catch((error) => error);
+assert.ok(truncated instanceof TruncatedStreamError && truncated instanceof cjs.TruncatedStreamError);
 
 console.log(`esm smoke ok: node ${process.version}, ${backend.kind}`);

@@ -1,8 +1,9 @@
 import { decide } from '../../index.js';
+import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
 import { wholeNumber } from '../config.js';
 import { type HashLine, MAX_LINE_BYTES } from '../hash-lines.js';
-import { Diagnostics, flushed, SecretMask } from '../io.js';
+import { Diagnostics, flushed } from '../io.js';
 import { openLookupInput } from '../lookup-input.js';
 import { prepareLookups } from '../lookups/lookups.js';
 import { nameCells } from '../names.js';

@@ -1,9 +1,11 @@
+import { lstat } from 'node:fs/promises';
 import type { HashAlgorithm, HashedFile } from '../../index.js';
 import { decide } from '../../index.js';
+import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
 import { wholeNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
-import { Diagnostics, SecretMask } from '../io.js';
+import { Diagnostics } from '../io.js';
 import { prepareLookups } from '../lookups/lookups.js';
 import { nameCells, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
@@ -50,6 +52,24 @@ Examples:
   hashscan-sms scan -f ndjson -a sha256 -a md5 /srv/uploads > report.ndjson
   hashscan-sms scan -f csv --fail-on block /srv/uploads > report.csv || alert`;
 
+/**
+ * A named path that does not exist is a mistake on the command line (a typo, a wrong folder): a usage
+ * error (exit 64) before anything is sent, not a `review` row. One that exists but cannot be read
+ * (permissions, a dangling link) stays a `review` row, as below it.
+ */
+async function refuseMissing(paths: readonly string[]): Promise<void> {
+  for (const path of paths) {
+    try {
+      await lstat(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        throw new UsageError(`scan: no such file or folder: ${path}\nRun \`hashscan-sms scan --help\` for usage.`);
+      }
+    }
+  }
+}
+
 export const scanCommand: Command = {
   name: 'scan',
   help: HELP,
@@ -57,6 +77,7 @@ export const scanCommand: Command = {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'scan');
     if (positionals.length === 0)
       throw new UsageError('scan: name at least one file or folder\nRun `hashscan-sms scan --help` for usage.');
+    await refuseMissing(positionals);
     const format = oneOf(values.format, FORMATS, 'format', 'table');
     const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
@@ -125,9 +146,26 @@ export const scanCommand: Command = {
         }
       },
     });
+    // Once the walk has ended, the files still to look up are known: the progress line gets its ETA.
+    let walked = 0;
+    let unhashable = 0;
+    let walkEnded = false;
+    const updateTotal = (): void => {
+      if (walkEnded) progress.counters.total = walked - unhashable;
+    };
+    async function* counted(): AsyncGenerator<Buffer, void, undefined> {
+      for await (const path of files) {
+        walked += 1;
+        yield path;
+      }
+      walkEnded = true;
+      updateTotal();
+    }
     async function* hashed(): AsyncGenerator<HashedFile<HashAlgorithm, Buffer>, void, undefined> {
-      for await (const file of hashFilesOffThread(files, { algorithms, concurrency: hashConcurrency, signal })) {
+      for await (const file of hashFilesOffThread(counted(), { algorithms, concurrency: hashConcurrency, signal })) {
         if (file.error !== undefined) {
+          unhashable += 1;
+          updateTotal();
           unreadable(file.path, file.error.code ?? 'UNREADABLE', file.error.message);
           continue;
         }

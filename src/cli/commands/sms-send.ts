@@ -1,7 +1,8 @@
 import { SmsError } from '../../index.js';
+import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, noArguments, OUTPUT_OPTIONS, oneOf, parseFlags } from '../command.js';
 import { connectSms } from '../config.js';
-import { Diagnostics, messageOf, SecretMask } from '../io.js';
+import { Diagnostics, messageOf } from '../io.js';
 import { createWriter, FORMATS } from '../output/index.js';
 import { EXIT, UsageError } from '../usage-error.js';
 
@@ -27,7 +28,9 @@ show in \`ps\`); it is never printed.
 Message:
   --phone NUMBER        recipient; repeat or comma-separate for several
   --template CODE       template code, e.g. SMS_100000001
-  --param JSON          template variables, e.g. '{"code":"123456"}' (default {})
+  --param JSON          template variables, a JSON object of strings, e.g.
+                        '{"code":"123456"}' (default {}); numbers too go in quotes:
+                        "123456", not 123456 (the service refuses other JSON types)
   --sign-name NAME      SMS signature (default: the account's)
   --out-id ID           your correlation id
   --method GET|POST     default POST (keeps phone numbers out of URLs)
@@ -69,14 +72,24 @@ export const smsSendCommand: Command = {
       const parsed: unknown = JSON.parse(values.param ?? '{}');
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
       templateParam = values.param ?? '{}';
-    } catch {
-      throw new UsageError(`sms send: --param must be a JSON object, e.g. '{"code":"123456"}'`);
+      const notText = Object.entries(parsed).find(([, value]) => typeof value !== 'string');
+      if (notText !== undefined) {
+        throw new UsageError(
+          `sms send: --param values must be strings: write "${notText[0]}":"…" in quotes, e.g. '{"code":"123456"}' (the service refuses other JSON types)`,
+        );
+      }
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`sms send: --param must be a JSON object of strings, e.g. '{"code":"123456"}'`);
     }
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
     const connection = await connectSms(values, diagnostics);
+    // RequestId and BizId are what a user keeps to trace a send: shown whole, never cut to the column.
+    const whole = new Set(['requestId', 'bizId']);
     const columns = ['status', 'code', 'category', 'outcome', 'requestId', 'bizId', 'message'].map((key) => ({
       key,
-      width: key === 'message' ? 0 : 12,
+      width: key === 'message' ? 0 : key === 'requestId' ? 36 : 12,
+      whole: whole.has(key),
     }));
     const writer = createWriter(format, columns, io.out, io.env);
     try {

@@ -1,6 +1,6 @@
 import { explainSignature, SigningError, verifySignature } from '../../index.js';
+import { SecretMask } from '../../secrets/secret-mask.js';
 import { type Command, noArguments, oneOf, parseFlags } from '../command.js';
-import { SecretMask } from '../io.js';
 import { UsageError } from '../usage-error.js';
 
 const OPTIONS = {

@@ -6,8 +6,9 @@
  */
 import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
+import { SecretMask } from '../../secrets/secret-mask.js';
 import { connectHashScan } from '../config.js';
-import { Diagnostics, type Io, SecretMask } from '../io.js';
+import { Diagnostics, type Io } from '../io.js';
 import { lookUpEach } from '../lookup-pipeline.js';
 import { Progress } from '../progress.js';
 import type { OutcomeView } from '../scan-row.js';
@@ -52,8 +53,8 @@ const nowhere = new Writable({ write: (_chunk, _encoding, done) => done() });
 const io: Io = { out: nowhere, err: process.stderr, stdin: process.stdin, env: process.env };
 const diagnostics = new Diagnostics(io, new SecretMask(), setup.verbose);
 const progress = new Progress(nowhere, false, false);
-const connection = await connectHashScan(setup.flags, setup.pinned ?? ADAPTIVE_MAX, diagnostics);
-const limit = chooseLimit(setup.pinned, connection, diagnostics, progress);
+const { limit, observers } = chooseLimit(setup.pinned, diagnostics, progress);
+const connection = await connectHashScan(setup.flags, setup.pinned ?? ADAPTIVE_MAX, diagnostics, observers);
 let shownLimit = 0;
 try {
   await lookUpEach(

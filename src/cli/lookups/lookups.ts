@@ -44,12 +44,11 @@ export async function prepareLookups(
 ): Promise<Lookups> {
   const threadFile = settings.workers > 1 ? builtThreadFile('cli-lookup-thread', import.meta.url) : undefined;
   if (threadFile === undefined) {
-    const connection = await connectHashScan(settings.flags, settings.pinned ?? ADAPTIVE_MAX, diagnostics);
+    const { limit, observers } = chooseLimit(settings.pinned, diagnostics, progress);
+    const connection = await connectHashScan(settings.flags, settings.pinned ?? ADAPTIVE_MAX, diagnostics, observers);
     return {
-      run: (items, hashOf, options, report, output) => {
-        const limit = chooseLimit(settings.pinned, connection, diagnostics, progress);
-        return lookUpEach(connection.client, items, hashOf, { ...options, limit }, report, output);
-      },
+      run: (items, hashOf, options, report, output) =>
+        lookUpEach(connection.client, items, hashOf, { ...options, limit }, report, output),
       close: () => connection.close(),
     };
   }

@@ -5,6 +5,8 @@ export type Row = Readonly<Record<string, string | number | undefined>>;
 export interface Column {
   readonly key: string;
   readonly width: number;
+  /** In a table, pad to `width` but never cut: an id the user must copy whole (an SMS `RequestId`). */
+  readonly whole?: boolean;
 }
 
 /**

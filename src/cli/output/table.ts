@@ -5,9 +5,9 @@ import type { Column, ResultWriter, Row } from './row.js';
 const COLORS: Readonly<Record<string, string>> = { block: '\u001b[31m', review: '\u001b[33m', allow: '\u001b[32m' };
 const RESET = '\u001b[0m';
 
-function fitCell(text: string, width: number): string {
+function fitCell(text: string, width: number, whole = false): string {
   if (width === 0) return text;
-  if (text.length > width) return `${text.slice(0, width - 1)}…`;
+  if (text.length > width && !whole) return `${text.slice(0, width - 1)}…`;
   return text.padEnd(width);
 }
 
@@ -22,7 +22,7 @@ export function tableWriter(out: LineSink, columns: readonly Column[], color: bo
   return {
     write: (row: Row, written?: () => void) => {
       const cells = columns.map((column) => {
-        const cell = fitCell(printable(row[column.key]), column.width);
+        const cell = fitCell(printable(row[column.key]), column.width, column.whole);
         const paint = color && column.key === 'decision' ? COLORS[String(row.decision)] : undefined;
         return paint === undefined ? cell : `${paint}${cell}${RESET}`;
       });

@@ -14,8 +14,6 @@ export const NO_RETRY_INCREMENT = 1;
 
 /** Consecutive transient failures that open the circuit. */
 export const DEFAULT_FAILURE_THRESHOLD = 5;
-/** How long an open circuit rejects calls before it lets one probe through, per client. */
-export const DEFAULT_COOLDOWN_MS = { hashscan: 30_000, sms: 10_000 } as const;
 
 /** Longest whole-client pause a `Retry-After` on a 429 may impose. */
 export const DEFAULT_MAX_PAUSE_MS = 60_000;

@@ -1,5 +1,5 @@
 import type { AbortLike } from '../../util/abort-like.js';
-import { sleep } from '../sleep.js';
+import { sleep } from '../../util/sleep.js';
 
 /**
  * The one door every attempt of a client goes through. Two things can hold

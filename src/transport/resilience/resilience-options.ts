@@ -1,3 +1,4 @@
+import { wholeNumber } from '../../config/numbers.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import { DEFAULT_FAILURE_THRESHOLD, DEFAULT_MAX_PAUSE_MS, INITIAL_RETRY_TOKENS } from './constants.js';
 
@@ -14,7 +15,7 @@ import { DEFAULT_FAILURE_THRESHOLD, DEFAULT_MAX_PAUSE_MS, INITIAL_RETRY_TOKENS }
  */
 export interface RetryBudgetOptions {
   /** Tokens in a full budget (100 retries at 5 tokens each). @defaultValue 500 */
-  readonly capacity?: number;
+  readonly capacity?: number | undefined;
 }
 
 /**
@@ -30,9 +31,9 @@ export interface RetryBudgetOptions {
  */
 export interface CircuitBreakerOptions {
   /** Consecutive transient failures that open the circuit. @defaultValue 5 */
-  readonly failureThreshold?: number;
+  readonly failureThreshold?: number | undefined;
   /** How long an open circuit rejects calls before one probe, in ms. @defaultValue 30000 (hash lookups), 10000 (SMS) */
-  readonly cooldownMs?: number;
+  readonly cooldownMs?: number | undefined;
 }
 
 /**
@@ -47,11 +48,11 @@ export interface CircuitBreakerOptions {
  */
 export interface RateLimitOptions {
   /** Most attempts started per second, over all callers of this client. @defaultValue no limit */
-  readonly requestsPerSecond?: number;
+  readonly requestsPerSecond?: number | undefined;
   /** Attempts that may start at once before the limit spaces them out. @defaultValue `requestsPerSecond`, rounded up */
-  readonly burst?: number;
+  readonly burst?: number | undefined;
   /** Longest whole-client pause one `Retry-After` may impose, in ms; `0` turns the pause off. @defaultValue 60000 */
-  readonly maxPauseMs?: number;
+  readonly maxPauseMs?: number | undefined;
 }
 
 /** Resilience settings with every default filled in. */
@@ -84,14 +85,6 @@ export interface ResilienceOptions {
   readonly rateLimit?: RateLimitOptions | undefined;
 }
 
-function whole(value: unknown, option: string, fallback: number, min: number, max = 2_147_483_647): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new ConfigurationError(option, `must be a whole number from ${min} to ${max}`);
-  }
-  return value;
-}
-
 function objectOrUndefined<T>(value: T | false | undefined, option: string): T | false | undefined {
   if (value === undefined || value === false || (typeof value === 'object' && value !== null)) return value;
   throw new ConfigurationError(option, 'must be an object or false');
@@ -110,26 +103,29 @@ export function resolveResilience(options: ResilienceOptions, defaultCooldownMs:
     }
     limit = {
       requestsPerSecond,
-      burst: whole(rate.burst, 'rateLimit.burst', Math.ceil(requestsPerSecond), 1),
+      burst: wholeNumber(rate.burst, 'rateLimit.burst', Math.ceil(requestsPerSecond), { min: 1 }),
     };
   } else if (rate.burst !== undefined) {
     throw new ConfigurationError('rateLimit.burst', 'needs rateLimit.requestsPerSecond');
   }
   return {
-    budget: budget === false ? undefined : whole(budget?.capacity, 'retryBudget.capacity', INITIAL_RETRY_TOKENS, 0),
+    budget:
+      budget === false
+        ? undefined
+        : wholeNumber(budget?.capacity, 'retryBudget.capacity', INITIAL_RETRY_TOKENS, { min: 0 }),
     breaker:
       breaker === false
         ? undefined
         : {
-            failureThreshold: whole(
+            failureThreshold: wholeNumber(
               breaker?.failureThreshold,
               'circuitBreaker.failureThreshold',
               DEFAULT_FAILURE_THRESHOLD,
-              1,
+              { min: 1 },
             ),
-            cooldownMs: whole(breaker?.cooldownMs, 'circuitBreaker.cooldownMs', defaultCooldownMs, 1),
+            cooldownMs: wholeNumber(breaker?.cooldownMs, 'circuitBreaker.cooldownMs', defaultCooldownMs, { min: 1 }),
           },
     rate: limit,
-    maxPauseMs: whole(rate.maxPauseMs, 'rateLimit.maxPauseMs', DEFAULT_MAX_PAUSE_MS, 0),
+    maxPauseMs: wholeNumber(rate.maxPauseMs, 'rateLimit.maxPauseMs', DEFAULT_MAX_PAUSE_MS, { min: 0 }),
   };
 }

@@ -1,5 +1,5 @@
 import type { AbortLike } from '../../util/abort-like.js';
-import { parseRetryAfter } from '../retry-after.js';
+import { parseRetryAfter } from '../http/retry-after.js';
 import { type Admission, CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { RateGate } from './rate-gate.js';
 import type { ResolvedResilience } from './resilience-options.js';
@@ -46,7 +46,7 @@ const ADMITTED: Admission = Object.freeze({ admitted: true });
 /**
  * The retry budget, circuit breaker and rate gate of one client, seen from
  * the transport's retry loop: a gate before each attempt, the outcome of each
- * attempt, a say in each retry. p-retry still decides and schedules retries.
+ * attempt, a say in each retry. The transport's loop decides and schedules retries.
  */
 export class Resilience {
   readonly #budget: RetryBudget | undefined;

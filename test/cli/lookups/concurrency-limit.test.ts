@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Diagnostics } from '../../../src/cli/io.js';
+import { chooseLimit } from '../../../src/cli/lookups/choose-limit.js';
 import { AdaptiveLimit, FixedLimit, type LimitChange } from '../../../src/cli/lookups/concurrency-limit.js';
-import { watchPushBack } from '../../../src/cli/lookups/status-watch.js';
+import type { Progress } from '../../../src/cli/progress.js';
 
 /** An adaptive limit on a clock the test moves. */
 function limitOnClock() {
@@ -85,37 +87,32 @@ describe('the adaptive concurrency limit', () => {
   });
 });
 
-describe('the push-back watch on the agent', () => {
-  it('sees 429 and 503 as their headers arrive, and every call still reaches the handler as it was', () => {
-    const calls: unknown[][] = [];
-    class Handler {
-      readonly #seen = calls;
-      onHeaders(...args: unknown[]): boolean {
-        this.#seen.push(['onHeaders', ...args]);
-        return true;
-      }
-      onResponseStart(...args: unknown[]): void {
-        this.#seen.push(['onResponseStart', ...args]);
-      }
-    }
-    const agent = {
-      dispatch(_options: unknown, handler: Handler): boolean {
-        handler.onResponseStart('controller', 429, { a: '1' }, 'Too Many');
-        handler.onHeaders(200, [], 'resume', 'OK');
-        handler.onResponseStart('controller', 503, {}, 'Busy');
-        return true;
-      },
+describe('push-back through the observer seam', () => {
+  it('reads retries after an HTTP error status or a time-out, and rate-gate pauses, as push-back; nothing else', () => {
+    const diagnostics = { verbose: false } as unknown as Diagnostics;
+    const progress = { counters: {} } as unknown as Progress;
+    const { limit, observers } = chooseLimit(undefined, diagnostics, progress);
+    const seen: string[] = [];
+    (limit as AdaptiveLimit).pushBack = () => {
+      seen.push('push-back');
     };
-    let pushBacks = 0;
-    watchPushBack(agent, () => {
-      pushBacks += 1;
-    });
-    expect(agent.dispatch({}, new Handler())).toBe(true);
-    expect(pushBacks).toBe(2);
-    expect(calls).toEqual([
-      ['onResponseStart', 'controller', 429, { a: '1' }, 'Too Many'],
-      ['onHeaders', 200, [], 'resume', 'OK'],
-      ['onResponseStart', 'controller', 503, {}, 'Busy'],
-    ]);
+    const [observer] = observers;
+    expect(observer?.types).toEqual(['retry', 'rate-gate']);
+    const retry = (reason: string) =>
+      ({
+        type: 'retry',
+        client: 'hashscan',
+        op: undefined,
+        attempt: 1,
+        delayMs: 100,
+        reason,
+        kind: 'backoff',
+      }) as const;
+    for (const reason of ['HTTP_STATUS', 'TIMEOUT', 'HTTP_503', 'NETWORK', 'INVALID_JSON'])
+      observer?.observe(retry(reason));
+    observer?.observe({ type: 'rate-gate', client: 'hashscan', op: undefined, state: 'paused', waitMs: 1000 });
+    observer?.observe({ type: 'rate-gate', client: 'hashscan', op: undefined, state: 'resumed' });
+    expect(seen).toHaveLength(4);
+    expect(chooseLimit(64, diagnostics, progress).observers).toEqual([]);
   });
 });

@@ -1,0 +1,99 @@
+import type { Observer, ObserverEvent, ObserverEventType } from './events.js';
+import { attemptLine, emitLine, type LogFields, type Logger, silentLogger } from './logger.js';
+
+/** At most one store or rejected-entry line per this interval; the others are counted in the next one. */
+export const STORE_LOG_INTERVAL_MS = 60_000;
+
+const LOGGED: readonly ObserverEventType[] = ['attempt:end', 'retry', 'clock', 'store:failed', 'cache:rejected'];
+
+/**
+ * The logger as a subscriber of the observer seam: every log line of both
+ * clients and of the shared store is written here, from the events, so a
+ * line and a span or a channel message always tell the same story. The
+ * default silent logger subscribes to nothing (a client without a logger
+ * builds no event).
+ */
+export function logSubscriber(logger: Logger): Observer | undefined {
+  if (logger === silentLogger) return undefined;
+  let storeLoggedAt = Number.NEGATIVE_INFINITY;
+  let storeUnlogged = 0;
+  let rejectLoggedAt = Number.NEGATIVE_INFINITY;
+  return {
+    types: LOGGED,
+    observe(event: ObserverEvent): void {
+      switch (event.type) {
+        case 'attempt:end': {
+          const fields: LogFields = {
+            client: event.client,
+            method: event.method,
+            url: event.url,
+            ...(event.status === undefined ? {} : { status: event.status }),
+            ...(event.errorCode === undefined ? {} : { code: event.errorCode }),
+            ...(event.serviceCode === undefined ? {} : { serviceCode: event.serviceCode }),
+            ...(event.hint === undefined ? {} : { hint: event.hint }),
+            durationMs: Math.round(event.durationMs),
+            attempt: event.attempt,
+          };
+          const level = event.status !== undefined && event.status < 300 ? 'debug' : 'warn';
+          emitLine(logger, level, attemptLine(event.client, fields), fields);
+          return;
+        }
+        case 'retry':
+          if (event.kind === 'backoff') {
+            emitLine(logger, 'info', `${event.client}: retrying in ${event.delayMs} ms`, {
+              client: event.client,
+              attempt: event.attempt,
+              delayMs: event.delayMs,
+              code: event.reason,
+            });
+          } else {
+            const what = event.kind === 'resign' ? 're-signing it once' : 'asking for credentials again';
+            emitLine(logger, 'info', `${event.client}: the service refused the request with ${event.reason}; ${what}`, {
+              client: event.client,
+              attempt: event.attempt,
+              code: event.reason,
+            });
+          }
+          return;
+        case 'clock':
+          emitLine(
+            logger,
+            'info',
+            `${event.client}: the service's clock differs from ours; timestamps now corrected by ${event.offsetMs} ms`,
+            { client: event.client, clockOffsetMs: event.offsetMs },
+          );
+          return;
+        case 'store:failed': {
+          const now = performance.now();
+          if (now - storeLoggedAt < STORE_LOG_INTERVAL_MS) {
+            storeUnlogged += 1;
+            return;
+          }
+          emitLine(
+            logger,
+            'warn',
+            `${event.client}: shared cache store ${event.operation} failed (${event.code}); lookups go to the service meanwhile`,
+            { client: event.client, code: event.code, reason: event.reason, failuresNotLogged: storeUnlogged },
+          );
+          storeLoggedAt = now;
+          storeUnlogged = 0;
+          return;
+        }
+        case 'cache:rejected': {
+          const now = performance.now();
+          if (now - rejectLoggedAt < STORE_LOG_INTERVAL_MS) return;
+          rejectLoggedAt = now;
+          emitLine(
+            logger,
+            'warn',
+            `${event.client}: ignored a shared cache entry for ${event.hash} (${event.reason}); asking the service`,
+            { client: event.client, reason: event.reason },
+          );
+          return;
+        }
+        default:
+          return;
+      }
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import ky, { type KyInstance, type Options } from 'ky';
+import { SharedAbort } from '../../util/abort-like.js';
+import { ResponseTooLargeError, readNodeBody, readWebBody, refuseAnnounced } from './body-limit.js';
+import { DispatchExchange, RecordHeaders } from './dispatch-handler.js';
+import type { DispatchOptions } from './dispatcher.js';
+import { DispatchFailure, type WriteTrackingDispatcher } from './request-written.js';
+import { USER_AGENT } from './user-agent.js';
+import type { FetchLike, IncomingResponse, OutgoingRequest } from './wire.js';
+
+/**
+ * One request on its way: its complete response, and how to cut it short
+ * (connection included). The transport needs `response` to reject at once
+ * on `abort`: the dispatcher path's does; the ky path's is wrapped (`prompt-abort.ts`).
+ */
+export interface Sending {
+  readonly response: Promise<IncomingResponse>;
+  abort(reason: unknown): void;
+}
+
+/** Headers of every request; a request's own headers are merged over them. */
+const BASE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'user-agent': USER_AGENT,
+  accept: 'application/json',
+});
+
+/** A fresh object per request: dispatchers write to it (undici's `ProxyAgent` adds `host`). */
+function headersOf(request: OutgoingRequest): Record<string, string> {
+  if (request.headers === undefined) return { ...BASE_HEADERS };
+  const merged: Record<string, string> = { ...BASE_HEADERS };
+  // Header names are case-insensitive: a request's own `Accept` replaces the default one.
+  for (const [name, value] of Object.entries(request.headers)) merged[name.toLowerCase()] = value;
+  return merged;
+}
+
+/**
+ * Starts attempts through ky, hence through `fetch`: the `fetch` option
+ * (`custom`), else `globalThis.fetch` looked up per request, so msw and other
+ * interceptors installed later still see it. ky's own retry, time-out and
+ * HTTP errors are off: the transport owns all three, so attempts never multiply.
+ */
+export function kySender(
+  custom: FetchLike | undefined,
+  maxBytes: number,
+): (url: string, request: OutgoingRequest, attempt: number) => Sending {
+  const client = ky.create({
+    retry: 0,
+    timeout: false,
+    throwHttpErrors: false,
+    // A redirect could downgrade to http: or carry the key to another host.
+    redirect: 'manual',
+    ...(custom !== undefined && { headers: BASE_HEADERS }),
+  });
+  return (url, request, attempt) => sendWithKy(client, custom, url, request, attempt, maxBytes);
+}
+
+/**
+ * One attempt through ky. Whatever it is given, ky builds per request an
+ * `AbortController`, a `Request` following its signal and a clone of it (for
+ * its retries, which are off), then calls its `fetch` option. On the default
+ * path that option calls `globalThis.fetch` with the URL and a plain init
+ * (method, headers, body, the attempt's one signal, no redirects) rather than
+ * with ky's `Request`: `fetch` then builds one `Request` from a string instead
+ * of copying ky's, which costs less CPU per request (BENCHMARKS.md).
+ * ky's `Request` carries the same method, URL and body, so what is sent is the
+ * same; it is never sent, so it is not given the attempt's signal either (no
+ * `AbortSignal.any` per request). A custom `fetch` may read only the `Request`
+ * it is given, so it gets the signal and headers through ky. The body is read
+ * counted, at most `maxBytes` once decoded; past it the connection is cut.
+ *
+ * Why the attempt's signal is aborted ("settled") once the body is read:
+ * a `Request` built with a signal registers itself with undici's
+ * `FinalizationRegistry` and a `WeakRef`, which keep its abort bookkeeping,
+ * and through `fetch`'s abort listener the whole response, alive until a full
+ * GC; a large batch then holds hundreds of MB of it. An abort after the end
+ * unregisters it at once. The connection is kept (undici ignores an abort of
+ * a completed request). A large `scanMany` then peaks below the bare `fetch`
+ * loop instead of above it; the price is the abort itself (figures in BENCHMARKS.md).
+ */
+function sendWithKy(
+  client: KyInstance,
+  custom: FetchLike | undefined,
+  url: string,
+  request: OutgoingRequest,
+  attempt: number,
+  maxBytes: number,
+): Sending {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const options: Options = { method: request.method, body: request.body ?? null };
+  if (custom === undefined) {
+    const init: RequestInit = { method: request.method, headers: headersOf(request), signal, redirect: 'manual' };
+    if (request.body !== undefined) init.body = request.body;
+    options.fetch = () => globalThis.fetch(url, init);
+  } else {
+    options.signal = signal;
+    if (request.headers !== undefined) options.headers = request.headers;
+    options.fetch = (input, init) => custom(input as Request, init);
+  }
+  const response = client(url, options).then(async (res): Promise<IncomingResponse> => {
+    try {
+      refuseAnnounced(res.headers.get('content-length'), maxBytes, res.status);
+      const text = await readWebBody(res.body, maxBytes, res.status);
+      // A custom fetch is told nothing after the end: it may take an abort for a cancellation.
+      if (custom === undefined) controller.abort(SETTLED);
+      return { status: res.status, headers: res.headers, text, attempt };
+    } catch (error) {
+      if (error instanceof ResponseTooLargeError) controller.abort(error);
+      throw error;
+    }
+  });
+  return { response, abort: (reason) => controller.abort(reason) };
+}
+
+/** The abort reason of an attempt whose response was read in full (see {@link sendWithKy}). */
+const SETTLED = 'settled';
+
+/** Where a dispatcher sends: the base URL split into origin and path prefix. */
+export interface DispatchTarget {
+  readonly origin: string;
+  readonly pathPrefix: string;
+}
+
+export function dispatchTarget(baseUrl: string): DispatchTarget {
+  const { origin } = new URL(baseUrl);
+  return { origin, pathPrefix: baseUrl.slice(origin.length) };
+}
+
+/**
+ * Sends through an undici dispatcher: no WHATWG `Request`, `Response` or
+ * `AbortSignal` per request, so several times less CPU than `fetch`. Every
+ * undici dispatcher has `dispatch()`, which takes the transport's own
+ * response handler (`dispatch-handler.ts`: no body stream, request handler or
+ * signal per request, about a fifth less CPU than `request()`); a hand-written
+ * dispatcher with only `request()` is read through its body stream.
+ * Failures are wrapped as `fetch` wraps them (`fetch failed`, `terminated`),
+ * so errors look the same whichever way a request went, and carry whether the
+ * request reached a socket (see `request-written.ts`). One promise carries the
+ * whole attempt, and `abort` rejects it at once (whatever the dispatcher does
+ * with its signal).
+ */
+export function sendWithDispatcher(
+  tracked: WriteTrackingDispatcher,
+  target: DispatchTarget,
+  request: OutgoingRequest,
+  attempt: number,
+  maxBytes: number,
+): Sending {
+  const { dispatcher } = tracked;
+  const plain: DispatchOptions = {
+    origin: target.origin,
+    path: target.pathPrefix + request.path,
+    method: request.method,
+    headers: headersOf(request),
+    ...(request.body !== undefined && { body: request.body }),
+    maxRedirections: 0,
+  };
+  if (typeof dispatcher.dispatch === 'function') {
+    return new DispatchExchange(tracked, plain, maxBytes, attempt).start((o, h) => dispatcher.dispatch?.(o, h));
+  }
+  // `request()` is cut through a signal.
+  const signal = new SharedAbort();
+  const options: DispatchOptions = { ...plain, signal };
+  let cut: ((error: Error) => void) | undefined;
+  const response = new Promise<IncomingResponse>((resolve, reject) => {
+    cut = reject;
+    /** A body that failed: too large (the connection is then cut, the rest never read), or broken off. */
+    const bodyFailed = (error: unknown): void => {
+      if (error instanceof ResponseTooLargeError) {
+        signal.abort(error);
+        reject(error);
+      } else {
+        reject(new DispatchFailure('terminated', error, tracked.written(options)));
+      }
+    };
+    tracked.dispatcher.request(options).then(
+      (answer) => {
+        const status = answer.statusCode;
+        try {
+          const length = answer.headers['content-length'];
+          refuseAnnounced(typeof length === 'string' ? length : undefined, maxBytes, status);
+          readNodeBody(answer.body, maxBytes, status).then(
+            (text) => resolve({ status, headers: new RecordHeaders(answer.headers), text, attempt }),
+            bodyFailed,
+          );
+        } catch (error) {
+          bodyFailed(error);
+        }
+      },
+      (error: unknown) => reject(new DispatchFailure('fetch failed', error, tracked.written(options))),
+    );
+  });
+  return {
+    response,
+    abort: (reason) => {
+      signal.abort(reason);
+      cut?.(new Error('aborted'));
+    },
+  };
+}
