@@ -22,8 +22,11 @@ import KeyvRedis from '@keyv/redis';
 import Keyv from 'keyv';
 import { hasRedisServer, startRedisServer } from '../test/helpers/redis-server.js';
 import { BENCH_DIR, QUICK } from './lib/config.js';
+import { type FaultResults, faultScenarios, faultTable } from './lib/fleet-faults.js';
 import { type FleetService, startFleetService } from './lib/fleet-service.js';
+import { type StoreResults, storeScenarios, storeTable } from './lib/fleet-store.js';
 import { machine } from './lib/machine.js';
+import { pool } from './lib/pool.js';
 import { loadSdk, type Sdk } from './lib/sdk.js';
 import { type Summary, summarize } from './lib/stats.js';
 
@@ -41,45 +44,54 @@ export interface FleetSettings {
   readonly latencyMs: number;
   readonly outageCalls: number;
   readonly outageCallers: number;
+  /** Lookups of the partial-fault and soak scenarios (64 concurrent callers). */
+  readonly faultLookups: number;
+  /** Lookups of the slow- and dead-store scenarios (16 concurrent callers). */
+  readonly storeLookups: number;
 }
 
 export const FLEET_SETTINGS: FleetSettings = QUICK
-  ? { rounds: 1, lookups: 400, unique: 100, concurrency: 8, latencyMs: 5, outageCalls: 200, outageCallers: 20 }
-  : { rounds: 3, lookups: 4_000, unique: 800, concurrency: 16, latencyMs: 10, outageCalls: 1_000, outageCallers: 50 };
+  ? {
+      ...{ rounds: 1, lookups: 400, unique: 100, concurrency: 8, latencyMs: 5, outageCalls: 200, outageCallers: 20 },
+      faultLookups: 2_000,
+      storeLookups: 200,
+    }
+  : {
+      ...{
+        rounds: 3,
+        lookups: 4_000,
+        unique: 800,
+        concurrency: 16,
+        latencyMs: 10,
+        outageCalls: 1_000,
+        outageCallers: 50,
+      },
+      faultLookups: 20_000,
+      storeLookups: 400,
+    };
 
 interface Measure {
   requests: number[];
   wallMs: number[];
   cpuMsPerLookup: number[];
-  storeErrors: number[];
+  extra: number[];
 }
 
 interface FleetFigures {
   readonly requests: Summary;
   readonly wallMs: Summary;
   readonly cpuMsPerLookup: Summary;
-  /** Store calls that failed or timed out (shared contender only). */
-  readonly storeErrors: Summary;
+  /** Sharing: store calls that failed or timed out; outage: calls answered CIRCUIT_OPEN. */
+  readonly extra: Summary;
 }
 
 export interface FleetResults {
   readonly settings: FleetSettings;
+  readonly faults: FaultResults;
+  readonly store: StoreResults | undefined;
   readonly sharing: Record<string, FleetFigures>;
   readonly outage: Record<string, FleetFigures>;
   readonly redis: string;
-}
-
-/** Runs `work` for each item, `concurrency` at a time (independent callers, not a batch). */
-async function pool<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const item = items[next++] as T;
-        await work(item);
-      }
-    }),
-  );
 }
 
 /** A workload with repeats: `lookups` draws from `unique` hashes, popular ones more often (squared uniform). */
@@ -108,11 +120,11 @@ async function measure(service: FleetService, run: () => Promise<void>): Promise
 function record(
   into: Record<string, Measure>,
   name: string,
-  [requests, wall, cpu, storeErrors = 0]: number[],
+  [requests, wall, cpu, extra = 0]: number[],
   lookups: number,
 ): void {
-  into[name] ??= { requests: [], wallMs: [], cpuMsPerLookup: [], storeErrors: [] };
-  into[name].storeErrors.push(storeErrors);
+  into[name] ??= { requests: [], wallMs: [], cpuMsPerLookup: [], extra: [] };
+  into[name].extra.push(extra);
   into[name].requests.push(requests as number);
   into[name].wallMs.push(wall as number);
   into[name].cpuMsPerLookup.push((cpu as number) / lookups);
@@ -126,7 +138,7 @@ function summarizeAll(measures: Record<string, Measure>) {
         requests: summarize(m.requests, 0),
         wallMs: summarize(m.wallMs, 0),
         cpuMsPerLookup: summarize(m.cpuMsPerLookup, 4),
-        storeErrors: summarize(m.storeErrors, 0),
+        extra: summarize(m.extra, 0),
       },
     ]),
   );
@@ -176,12 +188,12 @@ export async function fleet(sdk: Sdk, settings: FleetSettings = FLEET_SETTINGS):
       const names = Object.keys(contenders);
       for (let i = 0; i < names.length; i++) {
         const name = names[(i + round) % names.length] as string;
-        let storeErrors = 0;
+        let extra = 0;
         const run = contenders[name] as (round: number) => Promise<number>;
         const figures = await measure(service, async () => {
-          storeErrors = await run(round);
+          extra = await run(round);
         });
-        record(sharing, name, [...figures, storeErrors], settings.lookups);
+        record(sharing, name, [...figures, extra], settings.lookups);
       }
     }
 
@@ -201,18 +213,33 @@ export async function fleet(sdk: Sdk, settings: FleetSettings = FLEET_SETTINGS):
       for (let i = 0; i < names.length; i++) {
         const name = names[(i + round) % names.length] as string;
         const client = (outageContenders[name] as () => InstanceType<Sdk['HashScanClient']>)();
+        let circuitOpen = 0;
         const figures = await measure(service, () =>
           pool(calls, settings.outageCallers, async (hash) => {
-            const outcome = await client.scan(hash).catch((error: unknown) => ({ verdict: 'error' as const, error }));
+            const outcome = await client.scanOutcome(hash);
             if (outcome.verdict !== 'error') throw new Error('an outage must never answer a verdict');
+            if (outcome.error.code === 'CIRCUIT_OPEN') circuitOpen += 1;
           }),
         );
-        record(outage, name, figures, settings.outageCalls);
+        record(outage, name, [...figures, circuitOpen], settings.outageCalls);
       }
     }
     service.mode = 'up';
+    const { rounds } = settings;
+    const faults = await faultScenarios(sdk, { rounds, lookups: settings.faultLookups, concurrency: 64, latencyMs: 5 });
+    const store = ownRedis
+      ? await storeScenarios(sdk, {
+          rounds,
+          lookups: settings.storeLookups,
+          concurrency: 16,
+          latencyMs: 20,
+          redisDelayMs: 200,
+        })
+      : undefined;
     return {
       settings,
+      faults,
+      store,
       sharing: summarizeAll(sharing),
       outage: summarizeAll(outage),
       redis:
@@ -249,23 +276,28 @@ async function runReplicas(
 export function fleetTable(results: FleetResults): string {
   const cell = (s: Summary, unit = ''): string =>
     s.samples.length > 1 ? `${s.median}${unit} (${s.min}–${s.max})` : `${s.median}${unit}`;
-  const rows = (title: string, part: FleetResults['sharing'], extra = false): string[] => [
-    `| ${title} | requests sent | wall time | CPU per lookup |${extra ? ' store calls failed |' : ''}`,
+  const rows = (title: string, part: FleetResults['sharing'], extra = ''): string[] => [
+    `| ${title} | requests sent | wall time | CPU per lookup |${extra ? ` ${extra} |` : ''}`,
     `|---|---|---|---|${extra ? '---|' : ''}`,
     ...Object.entries(part).map(
       ([name, m]) =>
-        `| ${name} | ${cell(m.requests)} | ${cell(m.wallMs, ' ms')} | ${cell(m.cpuMsPerLookup, ' ms')} |${extra ? ` ${cell(m.storeErrors)} |` : ''}`,
+        `| ${name} | ${cell(m.requests)} | ${cell(m.wallMs, ' ms')} | ${cell(m.cpuMsPerLookup, ' ms')} |${extra ? ` ${cell(m.extra)} |` : ''}`,
     ),
   ];
   const s = results.settings;
   return [
     `Two replicas, ${s.lookups} lookups of ${s.unique} distinct hashes, ${s.concurrency} concurrent uploads per replica, service latency ${s.latencyMs} ms (Redis: ${results.redis}):`,
     '',
-    ...rows('contender', results.sharing, true),
+    ...rows('contender', results.sharing, 'store calls failed'),
     '',
     `Full outage (every answer HTTP 503 after ${s.latencyMs} ms), ${s.outageCalls} calls from ${s.outageCallers} concurrent callers, retry { retries: 2, minDelayMs: 50, maxDelayMs: 400 }:`,
     '',
-    ...rows('client', results.outage).map((line) => line.replace('| wall time |', '| time to answer all callers |')),
+    ...rows('client', results.outage, 'CIRCUIT_OPEN answers').map((line) =>
+      line.replace('| wall time |', '| time to answer all callers |'),
+    ),
+    '',
+    faultTable(results.faults),
+    ...(results.store === undefined ? [] : ['', storeTable(results.store)]),
   ].join('\n');
 }
 

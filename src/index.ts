@@ -5,6 +5,12 @@
  * @packageDocumentation
  */
 
+export {
+  SCAN_CHANNEL,
+  type ScanTraceContext,
+  SEND_CHANNEL,
+  type SendTraceContext,
+} from './diagnostics/tracing-channels.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hashscan-error.js';
 export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-sms-error.js';
@@ -39,6 +45,12 @@ export type {
 export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './observe/logger.js';
 export { redactUrlParams, SECRET_QUERY_PARAMS } from './secrets/redact-url-params.js';
 export * from './sms/index.js';
+export type {
+  MeterProviderLike,
+  TelemetryOptions,
+  TelemetrySetting,
+  TracerProviderLike,
+} from './telemetry/telemetry-options.js';
 export type { RetryOptions } from './transport/call/retry-options.js';
 export type { FetchLike } from './transport/call/transport.js';
 export type {

@@ -5,7 +5,7 @@ export const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BENCH_DIR = fileURLToPath(new URL('../', import.meta.url));
-const NODE_MAJOR = process.versions.node.split('.')[0];
+export const NODE_MAJOR = process.versions.node.split('.')[0];
 /**
  * Where results go: in full mode the committed file of this Node major
  * (`bench/results.node24.json`), in quick mode the git-ignored scratch dir.

@@ -8,6 +8,7 @@ import { SecretMask } from '../secrets/secret-mask.js';
 import { VERSION } from '../version.js';
 import { wantsHelp } from './command.js';
 import { type Io, messageOf } from './io.js';
+import { type OtelSession, startOtel, takeOtelFlag } from './otel-session.js';
 import { COMMANDS, type CommandEntry } from './registry.js';
 import { EXIT, UsageError } from './usage-error.js';
 
@@ -19,6 +20,9 @@ ${COMMANDS.map((command) => `  ${command.name.padEnd(10)}  ${command.summary}`).
 Options:
   -h, --help     help (also after a command: hashscan-sms scan --help)
   -V, --version  the version
+  --otel         spans and metrics of the run through the OpenTelemetry Node SDK
+                 (@opentelemetry/sdk-node, installed by you), configured by the
+                 standard OTEL_* variables (OTLP to localhost by default)
 
 Configuration comes from the clients' environment variables (HASHSCAN_API_KEY,
 HASHSCAN_BASE_URL, SMS_ACCESS_KEY_ID, SMS_ACCESS_KEY_SECRET, SMS_BASE_URL);
@@ -40,7 +44,22 @@ function route(argv: readonly string[]): { command: CommandEntry; rest: readonly
 }
 
 /** Runs the command line; resolves the exit status. Never throws. */
-export async function main(argv: readonly string[], io: Io, signal: AbortSignal): Promise<number> {
+export async function main(args: readonly string[], io: Io, signal: AbortSignal): Promise<number> {
+  const { argv, otel } = takeOtelFlag(args);
+  if (!otel) return run(argv, io, signal);
+  let session: OtelSession;
+  try {
+    session = await startOtel(io.env, process.cwd());
+  } catch (error) {
+    return failed(error, io);
+  }
+  const code = await run(argv, io, signal);
+  const problem = await session.shutdown();
+  if (problem !== undefined) io.err.write(`hashscan-sms: --otel: ${problem}\n`);
+  return code;
+}
+
+async function run(argv: readonly string[], io: Io, signal: AbortSignal): Promise<number> {
   try {
     const [first] = argv;
     if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
@@ -63,14 +82,19 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
     }
     return await command.run(routed.rest, { io, signal });
   } catch (error) {
-    // Messages may quote configuration: mask what the environment holds as secrets.
-    const mask = new SecretMask();
-    for (const name of ['HASHSCAN_API_KEY', 'SMS_ACCESS_KEY_SECRET']) mask.add(io.env[name]);
-    if (error instanceof UsageError) {
-      io.err.write(`hashscan-sms: ${mask.mask(error.message)}\n`);
-      return EXIT.usage;
-    }
-    io.err.write(`hashscan-sms: unexpected error: ${mask.mask(messageOf(error))}\n`);
-    return 70; // EX_SOFTWARE
+    return failed(error, io);
   }
+}
+
+/** The message and exit status of an error that ends the command. */
+function failed(error: unknown, io: Io): number {
+  // Messages may quote configuration: mask what the environment holds as secrets.
+  const mask = new SecretMask();
+  for (const name of ['HASHSCAN_API_KEY', 'SMS_ACCESS_KEY_SECRET']) mask.add(io.env[name]);
+  if (error instanceof UsageError) {
+    io.err.write(`hashscan-sms: ${mask.mask(error.message)}\n`);
+    return EXIT.usage;
+  }
+  io.err.write(`hashscan-sms: unexpected error: ${mask.mask(messageOf(error))}\n`);
+  return 70; // EX_SOFTWARE
 }

@@ -5,7 +5,7 @@ import { HashScanError } from '../errors/hashscan-error.js';
 import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../secrets/credentials.js';
 import { createRedactor, type Redactor } from '../secrets/redact.js';
 import { SecretSet } from '../secrets/secret-set.js';
-import type { IncomingResponse, OutgoingRequest } from '../transport/call/exchange.js';
+import type { OutgoingRequest } from '../transport/call/exchange.js';
 import { DEFAULT_TIMEOUT_MS } from '../transport/settings/client-options.js';
 
 /** An API key with the time it stops being valid; it is fetched again 10 s before. */
@@ -88,25 +88,38 @@ export function apiKeyWithRedactor(options: {
   return { source, redact, fixedKey };
 }
 
-/** A key the service refused (HTTP 401/403) is fetched again for the next lookup: it may have been rotated. */
-export function noteKeyRefusal(source: CredentialSource<ApiKey>, response: IncomingResponse): IncomingResponse {
-  if (response.status === 401 || response.status === 403) source.invalidate();
-  return response;
+/** Where a lookup keeps the key its last attempt was sent with (to ask again if the service refuses it). */
+export interface KeyUsed {
+  used: ApiKey | undefined;
+}
+
+/** Whether the service refused the key (HTTP 401/403): it may have been rotated. */
+export function refusesKey(error: unknown): boolean {
+  return (
+    error instanceof HashScanError && error.code === 'HTTP_STATUS' && (error.status === 401 || error.status === 403)
+  );
 }
 
 /**
- * The request of one lookup attempt with the current key: built at once for
- * a fixed or fresh key, after the provider's answer otherwise.
+ * The request of one lookup attempt with the current key (noted in `keyUsed`):
+ * built at once for a fixed or fresh key, after the provider's answer otherwise.
  */
 export function lookupRequest(
   source: CredentialSource<ApiKey>,
   hash: string,
   attempt: number,
+  keyUsed: KeyUsed,
 ): OutgoingRequest | Promise<OutgoingRequest> {
   const key = source.current();
-  if (!(key instanceof Promise)) return lookupPath(key.param, hash);
+  if (!(key instanceof Promise)) {
+    keyUsed.used = key;
+    return lookupPath(key.param, hash);
+  }
   return key.then(
-    ({ param }) => lookupPath(param, hash),
+    (fresh) => {
+      keyUsed.used = fresh;
+      return lookupPath(fresh.param, hash);
+    },
     (error: unknown) => {
       throw apiKeyError(error, hash, attempt - 1);
     },

@@ -7,6 +7,7 @@ import type { Observers } from '../observe/observers.js';
 import { observeOperation } from '../observe/operation.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
+import { clientObservers } from '../telemetry/publishers.js';
 import { withBudget } from '../transport/call/deadline.js';
 import { Transport } from '../transport/call/transport.js';
 import { type ClientDefaults, resolveTransportSettings } from '../transport/settings/client-options.js';
@@ -79,7 +80,8 @@ export class HashScanClient {
     const key = apiKeyWithRedactor(options);
     this.#apiKey = key.source;
     this.#redact = key.redact;
-    const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, this.#redact);
+    const observers = clientObservers(options, { client: 'hashscan', baseUrl: () => this.baseUrl, owner: this });
+    const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, this.#redact, observers);
     this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse });
     this.#observers = settings.observers;
     this.baseUrl = settings.baseUrl;

@@ -69,8 +69,20 @@ export type ObserverEvent =
     }
   /** A lookup that joined a request already in flight for the same hash. */
   | { readonly type: 'in-flight:joined'; readonly op: OperationRef }
-  /** The shared store was skipped (it is backing off) or came back. */
-  | { readonly type: 'store'; readonly state: 'skipping' | 'resumed'; readonly reason?: string }
+  /**
+   * The shared store is left alone after failures (`skipping`: its calls are
+   * skipped for `backoffMs`, then probed one at a time), or a probe succeeded
+   * and it is used again (`resumed`). Once per transition.
+   */
+  | {
+      readonly type: 'store';
+      /** The client whose store it is. */
+      readonly client?: ClientName;
+      readonly state: 'skipping' | 'resumed';
+      /** The failure's code (`timeout`, `ECONNREFUSED` …), never its message. */
+      readonly reason?: string;
+      readonly backoffMs?: number;
+    }
   /**
    * One shared-store operation failed (each one, not rate-limited: a subscriber
    * such as the logger decides how often to say so). `code` is the store
@@ -143,8 +155,12 @@ export type ObserverEvent =
       readonly type: 'breaker';
       readonly client: ClientName;
       readonly state: 'closed' | 'open' | 'half-open';
-      /** Which breaker (operation and host), when there are several. */
+      /** Which breaker: operation and host, e.g. `scan h.example:443`. */
       readonly key?: string;
+      /** What moved it, e.g. `10 calls failed, none succeeded since they started`. */
+      readonly reason?: string;
+      /** How long it refuses calls (`open` only), in ms. */
+      readonly openMs?: number;
     }
   /** An attempt the open circuit refused. */
   | { readonly type: 'breaker:refused'; readonly client: ClientName; readonly op: OperationRef | undefined }
@@ -169,4 +185,12 @@ export interface Observer {
    * @defaultValue every type
    */
   readonly types?: readonly ObserverEventType[];
+  /**
+   * Whether this observer reads anything right now, for one whose interest
+   * comes and goes (a `diagnostics_channel` with or without subscribers, an
+   * OpenTelemetry API with or without a registered provider). Asked before
+   * each operation and event: while it says no, nothing is built for it.
+   * @defaultValue always interested
+   */
+  active?(): boolean;
 }

@@ -4,7 +4,15 @@ import { attemptLine, emitLine, type LogFields, type Logger, silentLogger } from
 /** At most one store or rejected-entry line per this interval; the others are counted in the next one. */
 export const STORE_LOG_INTERVAL_MS = 60_000;
 
-const LOGGED: readonly ObserverEventType[] = ['attempt:end', 'retry', 'clock', 'store:failed', 'cache:rejected'];
+const LOGGED: readonly ObserverEventType[] = [
+  'attempt:end',
+  'retry',
+  'clock',
+  'store:failed',
+  'store',
+  'breaker',
+  'cache:rejected',
+];
 
 /**
  * The logger as a subscriber of the observer seam: every log line of both
@@ -77,6 +85,46 @@ export function logSubscriber(logger: Logger): Observer | undefined {
           );
           storeLoggedAt = now;
           storeUnlogged = 0;
+          return;
+        }
+        case 'store': {
+          const client = event.client ?? 'hashscan';
+          if (event.state === 'resumed') {
+            emitLine(logger, 'info', `${client}: shared cache store answers again; lookups use it again`, {
+              client,
+              state: 'resumed',
+            });
+          } else {
+            emitLine(
+              logger,
+              'warn',
+              `${client}: shared cache store failing (${event.reason}); skipped for ${event.backoffMs} ms, then probed by one call at a time; lookups go to the service meanwhile`,
+              {
+                client,
+                state: 'skipping',
+                ...(event.reason === undefined ? {} : { reason: event.reason }),
+                ...(event.backoffMs === undefined ? {} : { openMs: event.backoffMs }),
+              },
+            );
+          }
+          return;
+        }
+        case 'breaker': {
+          const { client, key, state, reason, openMs } = event;
+          const what =
+            state === 'open'
+              ? `circuit for ${key} opened (${reason}); calls refused with CIRCUIT_OPEN for ${openMs} ms`
+              : state === 'half-open'
+                ? `circuit for ${key} half-open (${reason}); letting probe calls through`
+                : `circuit for ${key} closed (${reason})`;
+          const fields: LogFields = {
+            client,
+            state,
+            ...(key === undefined ? {} : { circuit: key }),
+            ...(reason === undefined ? {} : { reason }),
+            ...(openMs === undefined ? {} : { openMs }),
+          };
+          emitLine(logger, state === 'open' ? 'warn' : 'info', `${client}: ${what}`, fields);
           return;
         }
         case 'cache:rejected': {

@@ -70,6 +70,12 @@ export type LogFields = {
   readonly reason?: string;
   /** Store failures since the last store line, not logged one by one (store lines). */
   readonly failuresNotLogged?: number;
+  /** Which circuit breaker, by operation and host (breaker lines). */
+  readonly circuit?: string;
+  /** The state a circuit breaker or the shared store entered (breaker and store lines). */
+  readonly state?: string;
+  /** How long an opened circuit refuses calls, or the store is left alone, in ms. */
+  readonly openMs?: number;
 };
 
 /** A logger in the pino/bunyan style: fields first, then the message. */

@@ -5,25 +5,39 @@ import type { Observer, ObserverEvent, ObserverEventType } from './events.js';
  * event type saying whether anybody reads it. Emitters test the flag before
  * they build an event, so a client nobody observes (the default: a silent
  * logger subscribes to nothing) pays one property read per emitting place.
+ * An observer with `active()` (the tracing channels, OpenTelemetry) counts
+ * only while it says yes, asked at each of those places.
  */
 export class Observers {
   readonly #list: readonly Observer[];
-  readonly #wanted: ReadonlySet<ObserverEventType> | undefined;
-  /** Whether any subscriber reads any event. */
-  readonly active: boolean;
-  /** Whether any subscriber reads every type (then {@link listens} is always true). */
+  /** What the observers that are always interested read: every type, or these. */
   readonly #all: boolean;
+  readonly #wanted: ReadonlySet<ObserverEventType>;
+  /** Observers whose interest comes and goes (they have `active()`). */
+  readonly #sometimes: readonly Observer[];
+  readonly #always: boolean;
 
   constructor(list: readonly Observer[] = []) {
     this.#list = list;
-    this.active = list.length > 0;
-    this.#all = list.some((observer) => observer.types === undefined);
-    this.#wanted = this.#all ? undefined : new Set(list.flatMap((observer) => observer.types ?? []));
+    const steady = list.filter((observer) => observer.active === undefined);
+    this.#sometimes = list.filter((observer) => observer.active !== undefined);
+    this.#always = steady.length > 0;
+    this.#all = steady.some((observer) => observer.types === undefined);
+    this.#wanted = new Set(steady.flatMap((observer) => observer.types ?? []));
   }
 
-  /** Whether an event of `type` would reach a subscriber: build it only then. */
+  /** Whether any subscriber reads any event now. */
+  get active(): boolean {
+    return this.#always || this.#sometimes.some(isActive);
+  }
+
+  /** Whether an event of `type` would reach a subscriber now: build it only then. */
   listens(type: ObserverEventType): boolean {
-    return this.#all || (this.#wanted?.has(type) ?? false);
+    if (this.#all || this.#wanted.has(type)) return true;
+    for (const observer of this.#sometimes) {
+      if ((observer.types === undefined || observer.types.includes(type)) && isActive(observer)) return true;
+    }
+    return false;
   }
 
   /** Hands `event` to every subscriber that reads its type; a subscriber that throws is skipped. */
@@ -36,6 +50,14 @@ export class Observers {
         // A subscriber's bug must not fail or slow the call it watches.
       }
     }
+  }
+}
+
+function isActive(observer: Observer): boolean {
+  try {
+    return observer.active?.() !== false;
+  } catch {
+    return false;
   }
 }
 

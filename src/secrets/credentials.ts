@@ -89,6 +89,27 @@ export class CredentialSource<T> {
     if (this.#provider !== undefined) this.#value = undefined;
   }
 
+  /**
+   * The service refused `used`: asks the provider again, however fresh its
+   * value looked (one provider call shared by every call refused meanwhile),
+   * and resolves whether the credential now differs from `used`, so that the
+   * refused call may be made once more with it. A call refused after another
+   * one already brought a new value gets `true` at once, without a provider
+   * call. A fixed credential is never asked again: `false`, synchronously. A
+   * provider that fails resolves `false` (the refusal stands; the next call
+   * asks again).
+   */
+  refresh(used: T): Promise<boolean> | false {
+    if (this.#provider === undefined) return false;
+    const value = this.#value;
+    if (value !== undefined && !sameValue(value, used)) return Promise.resolve(true);
+    if (value !== undefined) this.#value = undefined;
+    return Promise.resolve(this.current()).then(
+      (fresh) => !sameValue(fresh, used),
+      () => false,
+    );
+  }
+
   async #refresh(): Promise<T> {
     const rules = this.#rules as CredentialRules<T>;
     const provider = this.#provider as () => unknown;
@@ -121,4 +142,15 @@ export class CredentialSource<T> {
     this.#refreshAt = expiresAt - CREDENTIAL_REFRESH_WINDOW_MS;
     return checked.value;
   }
+}
+
+/** Whether two credentials hold the same values (a provider returns a new object each time). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => (a as Record<string, unknown>)[key] === (b as Record<string, unknown>)[key])
+  );
 }

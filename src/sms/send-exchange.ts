@@ -24,6 +24,16 @@ const RESIGN_ONCE: ReadonlySet<string> = new Set([
   'SignatureNonceUsed',
 ]);
 const CLOCK_CODES: ReadonlySet<string> = new Set(['InvalidTimeStamp.Expired', 'InvalidTimeStamp.Format']);
+/**
+ * Codes by which the service refuses the keys themselves (with
+ * `InvalidSecurityToken.*`): a provider's keys may have been rotated, so it
+ * is asked again, and the send is made once more if they changed.
+ */
+const KEY_REFUSALS: ReadonlySet<string> = new Set([
+  'SignatureDoesNotMatch',
+  'InvalidAccessKeyId.NotFound',
+  'InvalidAccessKeyId.Inactive',
+]);
 
 /** What a client lends each send. */
 export interface SendDeps {
@@ -44,17 +54,36 @@ export interface SendState {
   mayHaveSent: boolean;
   /** Attempts started so far. */
   attempts: number;
-  /** The attempt in flight. */
-  last: { readonly method: SmsMethod; readonly signed: SignedRequest } | undefined;
+  /** The attempt in flight, and the keys that signed it. */
+  last: { readonly method: SmsMethod; readonly signed: SignedRequest; readonly keys: SigningKeys } | undefined;
+  /** Extra rounds taken: a re-signed one and one with refreshed keys, at most one of each. */
+  resigned: boolean;
+  refreshed: boolean;
 }
 
 export function newSendState(): SendState {
-  return { signatures: signatureSet(), mayHaveSent: false, attempts: 0, last: undefined };
+  return {
+    signatures: signatureSet(),
+    mayHaveSent: false,
+    attempts: 0,
+    last: undefined,
+    resigned: false,
+    refreshed: false,
+  };
 }
 
 /** Whether a failed attempt is re-signed and made once more (the service refused it: nothing was sent). */
 function resignsOnce(error: unknown): error is SmsError {
   return error instanceof SmsError && error.outcome === 'rejected' && RESIGN_ONCE.has(error.code);
+}
+
+/** Whether the service refused the keys (a rotation may have happened): nothing was sent. */
+function refusesKeys(error: unknown): error is SmsError {
+  return (
+    error instanceof SmsError &&
+    error.outcome === 'rejected' &&
+    (KEY_REFUSALS.has(error.code) || error.code.startsWith('InvalidSecurityToken.'))
+  );
 }
 
 /** The credential provider failed: nothing of this attempt was sent. */
@@ -94,7 +123,7 @@ export function sendExchange(deps: SendDeps, call: SendCall): Exchange<SendSmsRe
   const sign = (keys: SigningKeys) => {
     const signed = signedSendRequest(method, params, deps.signing, keys, deps.clock.now());
     state.signatures.add(signed.signature);
-    state.last = { method, signed };
+    state.last = { method, signed, keys };
     return signed.request;
   };
   const observeClock = (date: string | null, refused: boolean): void => {
@@ -123,18 +152,35 @@ export function sendExchange(deps: SendDeps, call: SendCall): Exchange<SendSmsRe
       } catch (error) {
         if (error instanceof SmsError && error.outcome === 'rejected') {
           if (CLOCK_CODES.has(error.code)) observeClock(date, true);
-          // Keys the service refused are fetched again on the next send (a rotation may have happened).
-          else if (error.category === 'auth' && !RESIGN_ONCE.has(error.code)) deps.credentials.invalidate();
+          // Other refusals of the keys are fetched again on the next send (the rotated ones, at once: see extraRound).
+          else if (error.category === 'auth' && !RESIGN_ONCE.has(error.code) && !refusesKeys(error)) {
+            deps.credentials.invalidate();
+          }
         }
         throw track(error);
       }
     },
     fail: (failure) => track(sendFailureError(failure, state.mayHaveSent)),
     isRetryable: (error) => isRetryableSend(error, deps.retryUnknownOutcome),
-    // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
-    extraRound: (error, rounds) => (rounds === 0 && resignsOnce(error) ? 'resign' : undefined),
+    extraRound: (error) => {
+      // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
+      if (resignsOnce(error)) {
+        if (state.resigned) return undefined;
+        state.resigned = true;
+        return 'resign';
+      }
+      // Refused keys: a provider is asked again (one call for every send refused meanwhile), and the
+      // send made once more if they changed; nothing was sent. Fixed keys are never asked again.
+      const used = state.last?.keys;
+      if (state.refreshed || used === undefined || !refusesKeys(error)) return undefined;
+      const changed = deps.credentials.refresh(used);
+      if (changed === false) return undefined;
+      state.refreshed = true;
+      return changed.then((yes) => (yes ? 'refresh' : undefined));
+    },
     signal,
     totalTimeoutMs: call.totalTimeoutMs,
     op: call.op,
+    operation: 'send',
   };
 }

@@ -6,6 +6,7 @@ import { observeOperation } from '../observe/operation.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import { SecretSet } from '../secrets/secret-set.js';
+import { clientObservers } from '../telemetry/publishers.js';
 import { Transport } from '../transport/call/transport.js';
 import type { TransportStats } from '../transport/resilience/resilience.js';
 import {
@@ -170,7 +171,8 @@ export class SmsClient {
       redact: this.#redact,
       timeoutMs: positiveMs(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
     });
-    const settings = resolveTransportSettings(options, SMS_DEFAULTS, this.#redact);
+    const observers = clientObservers(options, { client: 'sms', baseUrl: () => this.baseUrl, owner: this });
+    const settings = resolveTransportSettings(options, SMS_DEFAULTS, this.#redact, observers);
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
     this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse, trackWrites: true });
     this.#totalTimeoutMs = settings.totalTimeoutMs;

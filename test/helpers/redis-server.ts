@@ -52,12 +52,13 @@ function ready(child: ChildProcess, timeoutMs: number): Promise<void> {
 
 /**
  * Starts `redis-server` on a free loopback port (a port taken between the
- * probe and the start is retried on another one).
+ * probe and the start is retried on another one), or on `onPort`.
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(onPort?: number): Promise<RedisServer> {
   let lastError: unknown;
   for (let tries = 0; tries < 3; tries++) {
-    const port = await freePort();
+    // A given port (a restart of a stopped server) is tried as is.
+    const port = onPort ?? (await freePort());
     const child = spawn(
       'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],

@@ -69,3 +69,32 @@ describe('against real loopback sockets', () => {
     expect(server.hits()).toBe(1);
   });
 });
+
+describe('caller abort on the dispatcher path', () => {
+  it('an abort while the request waits for a connection is not_sent; one on the wire stays unknown', async () => {
+    const { Agent } = await import('undici');
+    // One connection: the second send waits in the agent's queue behind the first, which stalls.
+    const agent = new Agent({ connections: 1, pipelining: 1 });
+    try {
+      let arrived: () => void = () => {};
+      const first = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      server = await startLoopback(() => arrived()); // reads nothing, answers nothing
+      const client = makeClient({ baseUrl: server.url, dispatcher: agent, timeoutMs: 60_000 });
+      const onWire = new AbortController();
+      const queued = new AbortController();
+      const stalled = rejection(client.send(REQUEST, { signal: onWire.signal }));
+      await first;
+      const waiting = rejection(client.send(REQUEST, { signal: queued.signal }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      queued.abort();
+      await expect(waiting).resolves.toMatchObject({ code: 'ABORTED', outcome: 'not_sent', attempts: 1 });
+      onWire.abort();
+      await expect(stalled).resolves.toMatchObject({ code: 'ABORTED', outcome: 'unknown', attempts: 1 });
+      expect(server.hits()).toBe(1);
+    } finally {
+      await agent.destroy();
+    }
+  });
+});

@@ -90,8 +90,8 @@ describe('a rotating SMS provider', () => {
     expect(JSON.parse(JSON.stringify(sms))).toMatchObject({ accessKeyId: '(provider)' });
 
     await sms.send(REQUEST);
-    // Refused: the keys are dropped, the next send signs with the second generation.
-    await sms.send(REQUEST).catch(keep);
+    // Refused: the provider is asked again at once, and the same send goes out signed with the second generation.
+    await expect(sms.send(REQUEST).catch(keep)).resolves.toMatchObject({ code: 'OK', attempts: 2 });
     await sms.send(REQUEST);
     vi.setSystemTime(NOW + 120_000);
     await sms.send(REQUEST);
@@ -100,6 +100,7 @@ describe('a rotating SMS provider', () => {
     expect(seen.map((p) => [p.AccessKeyId, p.SecurityToken])).toEqual([
       ['LTAI-ROTATING-ID-ONE', 'STS-TOKEN-ONE-zzz'],
       ['LTAI-ROTATING-ID-ONE', 'STS-TOKEN-ONE-zzz'],
+      ['LTAI-ROTATING-ID-TWO', 'STS-TOKEN-TWO-yyy'],
       ['LTAI-ROTATING-ID-TWO', 'STS-TOKEN-TWO-yyy'],
       ['LTAI-ROTATING-ID-3RD', undefined],
     ]);

@@ -28,6 +28,7 @@ import {
   SmsClient,
   type SmsClientOptions,
   type SmsCredentials,
+  type TelemetryOptions,
 } from '../../src/index.js';
 import type {
   HashScanHandlerOptions,
@@ -71,6 +72,7 @@ type Checked = [
   AcceptsUndefined<RefusesUndefined<HashScanServiceOptions>>,
   AcceptsUndefined<RefusesUndefined<SmsServiceOptions>>,
   AcceptsUndefined<RefusesUndefined<RecordForOptions>>,
+  AcceptsUndefined<RefusesUndefined<TelemetryOptions>>,
 ];
 
 /** Every optional key of `T`, set to `undefined`: listing them all is enforced, so a new option joins this test. */
@@ -90,6 +92,7 @@ const clientKeys: Omit<AllUndefined<HashScanClientOptions>, 'baseUrl' | 'apiKey'
   fetch: undefined,
   dispatcher: undefined,
   logger: undefined,
+  telemetry: undefined,
 };
 
 describe('an explicit undefined means "not set", at run time too', () => {
@@ -129,8 +132,13 @@ describe('an explicit undefined means "not set", at run time too', () => {
         } satisfies AllUndefined<ScanCacheOptions>,
         retryBudget: { capacity: undefined } satisfies AllUndefined<RetryBudgetOptions>,
         circuitBreaker: {
+          failureRatio: undefined,
+          minimumCalls: undefined,
+          windowMs: undefined,
           failureThreshold: undefined,
           cooldownMs: undefined,
+          maxCooldownMs: undefined,
+          halfOpenProbes: undefined,
         } satisfies AllUndefined<CircuitBreakerOptions>,
         rateLimit: {
           maxPauseMs: undefined,
@@ -187,6 +195,7 @@ describe('an explicit undefined means "not set", at run time too', () => {
         fetch: undefined,
         dispatcher: undefined,
         logger: undefined,
+        telemetry: undefined,
       };
       const explicit = new SmsClient({
         ...required,

@@ -1,4 +1,5 @@
 import type { Observers } from '../../observe/observers.js';
+import { OutcomeWindow } from '../../util/outcome-window.js';
 
 /**
  * A Keyv-compatible store: what the shared cache level needs of it. A
@@ -34,7 +35,10 @@ export interface SharedCacheOptions {
   /**
    * Longest wait for one store call, in ms. A store that is slower, down or
    * throws is skipped (the lookup goes on to the service); after three
-   * failures in a row it is left alone for a second before it is tried again.
+   * failures within a second (however many calls overlap), if they are half
+   * or more of the store calls of that second, it is left alone for a
+   * second, then one call probes it; each failed probe doubles the wait, up
+   * to five seconds. Skipped calls are not queued.
    * @defaultValue 50
    */
   readonly storeTimeoutMs?: number | undefined;
@@ -42,30 +46,41 @@ export interface SharedCacheOptions {
 
 export const DEFAULT_STORE_TIMEOUT_MS = 50;
 /**
- * After this many failed store calls in a row, the store is left alone for
- * {@link STORE_BACKOFF_MS}. "In a row" means each started after the previous
- * failure: calls that were in flight together (a burst of lookups meeting one
- * slow moment) count once.
+ * This many store calls failing within {@link STORE_FAILURE_WINDOW_MS}, and
+ * at least half of the calls that ended in it, leave the store alone. Every
+ * failure counts, overlapping or not: a dead store fails every call of a
+ * burst at once, and must still be benched; a busy store that is slow for a
+ * moment keeps answering most calls, and is not.
  */
 export const STORE_FAILURES_BEFORE_BACKOFF = 3;
-/** How long a failing store is left alone (no pile-up of calls queued for a dead store). */
+/** The window in which {@link STORE_FAILURES_BEFORE_BACKOFF} failures bench the store. */
+export const STORE_FAILURE_WINDOW_MS = 1_000;
+/** How long a failing store is first left alone; doubled after each failed probe. */
 export const STORE_BACKOFF_MS = 1_000;
+/** Longest time a failing store is left alone before a probe: it is back in use within this of its return. */
+export const STORE_MAX_BACKOFF_MS = 5_000;
 
 /** Counters of the shared level. */
 export interface StoreCounters {
   /** Store calls that failed: threw, rejected or took longer than `storeTimeoutMs`. */
   errors: number;
-  /** Store calls skipped during the back-off after a failure. */
+  /** Store calls skipped while the store was left alone. */
   skipped: number;
+  /** Times the store was left alone after failures. */
+  backoffs: number;
 }
 
 const TIMED_OUT = Symbol('timed out');
 
 /**
  * Wraps a {@link SharedStore} so that it never makes a lookup fail or hang:
- * every call is bounded by `timeoutMs`, never throws out, and each failure
- * is reported to the observers (without the error's message, which may carry
- * a connection string), as are the back-off and the recovery after it.
+ * every call is bounded by `timeoutMs` and never throws out. A store that
+ * fails is left alone (calls skipped at once, never queued), then probed by
+ * one call at a time until it answers. Each failure and each transition is
+ * reported to the observers, never the error's message (it may carry a
+ * connection string).
+ *
+ * The clock is `performance.now()`, read on each call so fake timers apply.
  */
 export class BoundedStore {
   readonly #store: SharedStore;
@@ -73,12 +88,13 @@ export class BoundedStore {
   readonly timeoutMs: number;
   readonly #observers: Observers;
   readonly #name: 'hashscan';
-  #resumeAt = 0;
-  /** In a back-off, until a store call succeeds again. */
+  /** Calls and failures of the last {@link STORE_FAILURE_WINDOW_MS}. */
+  readonly #recent = new OutcomeWindow(STORE_FAILURE_WINDOW_MS);
   #skipping = false;
-  #failuresInARow = 0;
-  #lastFailureAt = Number.NEGATIVE_INFINITY;
-  readonly counters: StoreCounters = { errors: 0, skipped: 0 };
+  #resumeAt = 0;
+  #backoffMs = STORE_BACKOFF_MS;
+  #probing = false;
+  readonly counters: StoreCounters = { errors: 0, skipped: 0, backoffs: 0 };
 
   constructor(store: SharedStore, options: { timeoutMs: number; observers: Observers; name: 'hashscan' }) {
     this.#store = store;
@@ -87,22 +103,28 @@ export class BoundedStore {
     this.#name = options.name;
   }
 
+  /** Whether the store is being left alone now. */
+  get skipping(): boolean {
+    return this.#skipping;
+  }
+
   /** The stored value, or `undefined` on a miss and on any failure. */
   get(key: string): Promise<unknown> {
     return this.#call('get', () => this.#store.get(key));
   }
 
-  /** Stores a value; a failure is logged and otherwise ignored. */
+  /** Stores a value; a failure is counted and otherwise ignored. */
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     await this.#call('set', () => this.#store.set(key, value, ttlMs));
   }
 
   async #call(operation: 'get' | 'set', run: () => Promise<unknown>): Promise<unknown> {
-    if (performance.now() < this.#resumeAt) {
+    const probe = this.#skipping;
+    if (probe && (this.#probing || performance.now() < this.#resumeAt)) {
       this.counters.skipped += 1;
       return undefined;
     }
-    const started = performance.now();
+    if (probe) this.#probing = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -111,38 +133,57 @@ export class BoundedStore {
       // `run()` may throw synchronously or return a non-promise: Promise.resolve().then covers both.
       const outcome = await Promise.race([Promise.resolve().then(run), timeout]);
       if (outcome === TIMED_OUT) {
-        this.#failed(operation, started, 'timeout', `no answer within ${this.timeoutMs} ms`);
+        this.#failed(operation, probe, 'timeout', `no answer within ${this.timeoutMs} ms`);
         return undefined;
       }
-      this.#failuresInARow = 0;
-      if (this.#skipping) {
-        this.#skipping = false;
-        if (this.#observers.listens('store')) this.#observers.emit({ type: 'store', state: 'resumed' });
-      }
+      if (probe) this.#resume();
+      else this.#recent.record(false, undefined, performance.now());
       return outcome;
     } catch (error) {
-      this.#failed(operation, started, 'error', describe(error));
+      this.#failed(operation, probe, 'error', describe(error));
       return undefined;
     } finally {
+      if (probe) this.#probing = false;
       clearTimeout(timer);
     }
   }
 
-  #failed(operation: string, started: number, reason: 'timeout' | 'error', detail: string): void {
+  #failed(operation: 'get' | 'set', probe: boolean, reason: 'timeout' | 'error', code: string): void {
     this.counters.errors += 1;
+    const observers = this.#observers;
+    if (observers.listens('store:failed')) {
+      observers.emit({ type: 'store:failed', client: this.#name, operation, reason, code });
+    }
     const now = performance.now();
-    if (started >= this.#lastFailureAt) this.#failuresInARow += 1;
-    this.#lastFailureAt = now;
-    if (this.#failuresInARow >= STORE_FAILURES_BEFORE_BACKOFF) {
-      this.#resumeAt = now + STORE_BACKOFF_MS;
-      if (!this.#skipping && this.#observers.listens('store')) {
-        this.#observers.emit({ type: 'store', state: 'skipping', reason });
-      }
-      this.#skipping = true;
+    if (probe) {
+      // Still down: wait longer before the next probe.
+      this.#backoffMs = Math.min(STORE_MAX_BACKOFF_MS, this.#backoffMs * 2);
+      this.#resumeAt = now + this.#backoffMs;
+      return;
     }
-    if (this.#observers.listens('store:failed')) {
-      this.#observers.emit({ type: 'store:failed', client: this.#name, operation, reason, code: detail });
+    if (this.#skipping) return;
+    this.#recent.record(true, undefined, now);
+    const { calls, failures } = this.#recent.totals(now);
+    if (failures < STORE_FAILURES_BEFORE_BACKOFF || failures * 2 < calls) return;
+    this.#skipping = true;
+    this.#backoffMs = STORE_BACKOFF_MS;
+    this.#resumeAt = now + STORE_BACKOFF_MS;
+    this.counters.backoffs += 1;
+    if (observers.listens('store')) {
+      observers.emit({
+        type: 'store',
+        client: this.#name,
+        state: 'skipping',
+        reason: reason === 'timeout' ? 'timeout' : code,
+        backoffMs: STORE_BACKOFF_MS,
+      });
     }
+  }
+
+  #resume(): void {
+    this.#skipping = false;
+    this.#recent.reset();
+    if (this.#observers.listens('store')) this.#observers.emit({ type: 'store', client: this.#name, state: 'resumed' });
   }
 }
 

@@ -29,8 +29,12 @@ export interface CacheStats {
   readonly sharedRejected: number;
   /** Store calls that failed or timed out. */
   readonly storeErrors: number;
-  /** Store calls skipped during the back-off after a failure. */
+  /** Store calls skipped while the store was left alone after failures. */
   readonly storeSkipped: number;
+  /** Whether the store is being left alone now (it failed; one call at a time probes it). */
+  readonly storeSkipping: boolean;
+  /** Times the store was left alone after failures. */
+  readonly storeBackoffs: number;
   /** Entries in the in-process cache now. */
   readonly memoryEntries: number;
 }
@@ -48,6 +52,8 @@ export const NO_CACHE_STATS: CacheStats = Object.freeze({
   sharedRejected: 0,
   storeErrors: 0,
   storeSkipped: 0,
+  storeSkipping: false,
+  storeBackoffs: 0,
   memoryEntries: 0,
 });
 
@@ -201,6 +207,8 @@ export class VerdictCache {
       sharedRejected: this.#rejected,
       storeErrors: this.#store?.counters.errors ?? 0,
       storeSkipped: this.#store?.counters.skipped ?? 0,
+      storeSkipping: this.#store?.skipping ?? false,
+      storeBackoffs: this.#store?.counters.backoffs ?? 0,
       memoryEntries: this.#memory.size,
     };
   }

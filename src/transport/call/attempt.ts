@@ -2,7 +2,7 @@ import type { OperationRef } from '../../observe/events.js';
 import type { Observers } from '../../observe/observers.js';
 import { onAbort } from '../../util/abort-subscriptions.js';
 import type { Sending } from '../http/sending.js';
-import type { Resilience } from '../resilience/resilience.js';
+import type { BreakerTicket, Resilience } from '../resilience/resilience.js';
 import { attemptFailure } from './attempt-failure.js';
 import { type Deadline, overBudgetFailure } from './deadline.js';
 import type { Exchange, IncomingResponse, OutgoingRequest, TransportSettings } from './exchange.js';
@@ -30,6 +30,7 @@ export function sendAttempt(
   request: OutgoingRequest,
   attempt: number,
   deadline: Deadline | undefined,
+  ticket: BreakerTicket,
 ): Promise<IncomingResponse> {
   const { settings, observers, resilience } = context;
   const { signal } = exchange;
@@ -56,20 +57,23 @@ export function sendAttempt(
   const failed = (error: unknown): never => {
     clearTimeout(timer);
     unsubscribe?.();
-    const failure =
-      timedOut && deadline !== undefined && timeoutMs === left
-        ? overBudgetFailure(deadline, attempt, 'unknown')
-        : attemptFailure(error, attempt, {
-            timedOut,
-            timeoutMs: settings.timeoutMs,
-            reason: signal?.reason,
-            callerAborted: signal?.aborted === true,
-            redact: settings.redact,
-          });
+    const overBudget = timedOut && deadline !== undefined && timeoutMs === left;
+    const failure = overBudget
+      ? overBudgetFailure(deadline, attempt, 'unknown')
+      : attemptFailure(error, attempt, {
+          timedOut,
+          timeoutMs: settings.timeoutMs,
+          reason: signal?.reason,
+          callerAborted: signal?.aborted === true,
+          redact: settings.redact,
+        });
     if (observed) attemptEnd(context, exchange.op, request.method, url, attempt, started, { errorCode: failure.code });
-    throw resilience.failed(failure.code, exchange.fail(failure));
+    // The call's budget or the caller cut it short: that says nothing about the service.
+    const cutByCaller = overBudget || signal?.aborted === true;
+    throw resilience.failed(ticket, failure.code, exchange.fail(failure), cutByCaller);
   };
   let sending: Sending;
+  resilience.sent();
   try {
     sending = context.start(url, request, attempt);
   } catch (error) {

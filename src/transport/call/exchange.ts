@@ -109,6 +109,14 @@ export interface Exchange<T> {
    */
   extraRound?(error: unknown, rounds: number): ExtraRound | undefined | Promise<ExtraRound | undefined>;
   readonly signal?: AbortLike | undefined;
+  /** The operation, e.g. `scan`: each operation on a host has its own circuit breaker. @defaultValue `call` */
+  readonly operation?: string | undefined;
+  /**
+   * What the call is about when the same input may fail the same way for
+   * every caller (a hash): the breaker counts its failures once per window.
+   * Unset when every call is distinct (a send).
+   */
+  readonly subject?: string | undefined;
   /** This call's budget, overriding the client's `totalTimeoutMs`. */
   readonly totalTimeoutMs?: number | undefined;
   /** The operation this call serves, carried by its events (see `observe/events.ts`). */

@@ -1,12 +1,13 @@
-import type { ObserverEvent } from '../../observe/events.js';
 import type { Observers } from '../../observe/observers.js';
 import { sleep } from '../../util/sleep.js';
 import { untilAborted } from '../../util/until-aborted.js';
 import { promptly } from '../http/prompt-abort.js';
 import { trackRequestWrites, untrackedDispatcher } from '../http/request-written.js';
 import { dispatchTarget, kySender, sendWithDispatcher } from '../http/sending.js';
-import { Resilience, type TransportStats } from '../resilience/resilience.js';
+import type { Transition } from '../resilience/circuit-breaker.js';
+import { type BreakerTicket, Resilience, type TransportStats } from '../resilience/resilience.js';
 import { type AttemptContext, sendAttempt } from './attempt.js';
+import { breakerEvent, retryEvent } from './call-events.js';
 import { callerAbortFailure, type Deadline, overBudgetFailure, startDeadline } from './deadline.js';
 import type { Exchange, ExtraRound, IncomingResponse, TransportSettings } from './exchange.js';
 import { retryDelay } from './retry-options.js';
@@ -22,8 +23,8 @@ export type {
   TransportSettings,
 } from './exchange.js';
 
-/** What one call keeps across its attempts: one counter, one deadline. */
-interface Call {
+/** What one call keeps across its attempts: one counter, one deadline, its breaker admission. */
+interface Call extends BreakerTicket {
   /** Attempts started so far: every round's, numbered on. */
   attempts: number;
   /** Back-off retries granted so far (extra rounds are not retries). */
@@ -65,8 +66,12 @@ export class Transport {
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
-    this.#resilience = new Resilience(settings.resilience);
     this.#observers = settings.observers;
+    const { host } = new URL(settings.baseUrl);
+    const onBreaker = (key: string, change: Transition): void => {
+      if (this.#observers.listens('breaker')) this.#observers.emit(breakerEvent(settings.name, key, change));
+    };
+    this.#resilience = new Resilience(settings.resilience, host, onBreaker);
     const { dispatcher, maxResponseBytes } = settings;
     let start: AttemptContext['start'];
     if (dispatcher === undefined) {
@@ -144,10 +149,17 @@ export class Transport {
     return this.#attempt(exchange, attempt, call).then(
       (result) => {
         this.#resilience.succeeded(call.spent);
+        this.#resilience.settle(call, true, false, exchange.subject);
         return result;
       },
       (error: unknown) => this.#next(exchange, call, error),
     );
+  }
+
+  /** The call ends with `error`: the breaker learns how (once per call, after its retries). */
+  #end(exchange: Exchange<unknown>, call: Call, error: unknown): Promise<never> {
+    this.#resilience.settle(call, false, exchange.signal?.aborted === true, exchange.subject);
+    return Promise.reject(error);
   }
 
   /**
@@ -157,10 +169,15 @@ export class Transport {
    * the end of the call with this error.
    */
   #next<T>(exchange: Exchange<T>, call: Call, error: unknown): Promise<T> {
-    if (error instanceof Refused) return Promise.reject(error.error);
+    if (error instanceof Refused) return this.#end(exchange, call, error.error);
     if (exchange.extraRound !== undefined && exchange.signal?.aborted !== true) {
       const round = exchange.extraRound(error, call.rounds);
-      if (round instanceof Promise) return round.then((kind) => this.#afterRound(exchange, call, error, kind));
+      if (round instanceof Promise) {
+        return round.then(
+          (kind) => this.#afterRound(exchange, call, error, kind),
+          (failure: unknown) => this.#end(exchange, call, failure),
+        );
+      }
       return this.#afterRound(exchange, call, error, round);
     }
     return this.#backOff(exchange, call, error);
@@ -169,7 +186,9 @@ export class Transport {
   #afterRound<T>(exchange: Exchange<T>, call: Call, error: unknown, kind: ExtraRound | undefined): Promise<T> {
     if (kind === undefined) return this.#backOff(exchange, call, error);
     call.rounds += 1;
-    if (this.#observers.listens('retry')) this.#observers.emit(this.#retryEvent(exchange, call, error, 0, kind));
+    if (this.#observers.listens('retry')) {
+      this.#observers.emit(retryEvent(this.#settings.name, exchange, call.attempts, error, 0, kind));
+    }
     return this.#run(exchange, call, call.attempts + 1);
   }
 
@@ -178,39 +197,29 @@ export class Transport {
     const { deadline } = call;
     // Once the budget is spent, nothing is retried.
     if (call.retries >= retry.retries || deadline?.expired || !exchange.isRetryable(error)) {
-      return Promise.reject(error);
+      return this.#end(exchange, call, error);
     }
     const delay = retryDelay(call.retries, (error as RetryHint).retryAfterMs, retry);
     // A back-off that ends past the budget leaves no time to try: the last error stands.
-    if (delay === undefined || (deadline !== undefined && delay >= deadline.remaining())) return Promise.reject(error);
+    if (delay === undefined || (deadline !== undefined && delay >= deadline.remaining())) {
+      return this.#end(exchange, call, error);
+    }
     // The retry budget and the circuit breaker get a say.
-    const cost = this.#resilience.spendRetry(error);
-    if (cost === undefined) return Promise.reject(error);
+    const cost = this.#resilience.spendRetry(error, call);
+    if (cost === undefined) return this.#end(exchange, call, error);
     call.spent = cost;
     call.retries += 1;
     if (this.#observers.listens('retry')) {
-      this.#observers.emit(this.#retryEvent(exchange, call, error, delay, 'backoff'));
+      this.#observers.emit(retryEvent(this.#settings.name, exchange, call.attempts, error, delay, 'backoff'));
     }
-    return sleep(delay, exchange.signal, call.aborted).then(() => this.#run(exchange, call, call.attempts + 1));
-  }
-
-  #retryEvent(
-    exchange: Exchange<unknown>,
-    call: Call,
-    error: unknown,
-    delayMs: number,
-    kind: 'backoff' | ExtraRound,
-  ): ObserverEvent {
-    const code = (error as RetryHint | undefined)?.code;
-    return {
-      type: 'retry',
-      client: this.#settings.name,
-      op: exchange.op,
-      attempt: call.attempts,
-      delayMs,
-      reason: typeof code === 'string' ? code : 'unknown',
-      kind,
-    };
+    return sleep(delay, exchange.signal, call.aborted).then(
+      // The circuit may have opened during the wait: then the last failure stands.
+      () =>
+        this.#resilience.mayContinue(call)
+          ? this.#run(exchange, call, call.attempts + 1)
+          : this.#end(exchange, call, error),
+      (aborted: unknown) => this.#end(exchange, call, aborted),
+    );
   }
 
   /**
@@ -246,8 +255,7 @@ export class Transport {
     if (deadline?.expired) {
       return Promise.reject(new Refused(exchange.fail(overBudgetFailure(deadline, call.attempts, 'connect'))));
     }
-    const breaker = this.#observers.listens('breaker') ? this.#resilience.stats().circuit : undefined;
-    const refused = this.#resilience.enter(call.attempts);
+    const refused = this.#resilience.enter(call, exchange.operation ?? 'call', call.attempts);
     if (refused !== undefined) {
       if (this.#observers.listens('breaker:refused')) {
         this.#observers.emit({ type: 'breaker:refused', client: this.#settings.name, op: exchange.op });
@@ -257,27 +265,20 @@ export class Transport {
     call.attempts = attempt;
     let received: Promise<IncomingResponse>;
     try {
-      received = this.#receive(exchange, attempt, call.deadline);
+      received = this.#receive(exchange, attempt, call);
     } catch (error) {
       return Promise.reject(error);
     }
-    const settled = received.then((response) => exchange.interpret(this.#resilience.answered(response)));
-    return breaker === undefined ? settled : settled.finally(() => this.#breakerMoved(breaker));
-  }
-
-  /** Reports a breaker transition an attempt caused (only when someone observes `breaker`). */
-  #breakerMoved(before: string): void {
-    const now = this.#resilience.stats().circuit;
-    if (now === before || now === 'disabled') return;
-    this.#observers.emit({ type: 'breaker', client: this.#settings.name, state: now });
+    return received.then((response) => exchange.interpret(this.#resilience.answered(call, response)));
   }
 
   /** The request of an attempt, then its response with the whole body, under one time-out. */
-  #receive(exchange: Exchange<unknown>, attempt: number, deadline: Deadline | undefined): Promise<IncomingResponse> {
+  #receive(exchange: Exchange<unknown>, attempt: number, call: Call): Promise<IncomingResponse> {
     const { signal } = exchange;
+    const { deadline } = call;
     const built = exchange.build(attempt);
     // Awaited only when pending, so fixed credentials add no tick to an attempt.
-    if (!(built instanceof Promise)) return sendAttempt(this.#attempts, exchange, built, attempt, deadline);
+    if (!(built instanceof Promise)) return sendAttempt(this.#attempts, exchange, built, attempt, deadline, call);
     return untilAborted(built, signal, () =>
       exchange.fail({
         ...callerAbortFailure(signal?.reason, this.#settings.redact),
@@ -285,6 +286,6 @@ export class Transport {
         attempts: attempt - 1,
         phase: 'connect',
       }),
-    ).then((request) => sendAttempt(this.#attempts, exchange, request, attempt, deadline));
+    ).then((request) => sendAttempt(this.#attempts, exchange, request, attempt, deadline, call));
   }
 }

@@ -69,7 +69,9 @@ export class DispatchExchange {
   abort(reason: unknown): void {
     if (this.#settled) return;
     const error = reason instanceof Error ? reason : new Error('aborted');
-    this.#settle(new Error('aborted'));
+    // With the fact of whether it reached a socket: an abort while it was queued sent nothing.
+    const message = this.#headers === undefined ? 'fetch failed' : 'terminated';
+    this.#settle(new DispatchFailure(message, new Error('aborted'), this.#tracked.written(this.#options)));
     this.#cutReason ??= error;
     this.#abort?.(error);
   }

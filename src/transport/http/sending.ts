@@ -193,7 +193,7 @@ export function sendWithDispatcher(
     response,
     abort: (reason) => {
       signal.abort(reason);
-      cut?.(new Error('aborted'));
+      cut?.(new DispatchFailure('fetch failed', new Error('aborted'), tracked.written(options)));
     },
   };
 }

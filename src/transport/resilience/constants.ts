@@ -12,8 +12,18 @@ export const TIMEOUT_RETRY_COST = 10;
 /** Tokens a call that succeeded without retrying gives back. */
 export const NO_RETRY_INCREMENT = 1;
 
-/** Consecutive transient failures that open the circuit. */
-export const DEFAULT_FAILURE_THRESHOLD = 5;
+/** Share of failed calls within the window that opens the circuit (Resilience4j's default). */
+export const DEFAULT_FAILURE_RATIO = 0.5;
+/** Calls the window must hold before its ratio is read. */
+export const DEFAULT_MINIMUM_CALLS = 20;
+/** Length of the breaker's sliding window (Polly's default sampling duration). */
+export const DEFAULT_WINDOW_MS = 30_000;
+/** Distinct calls, all started after the latest success started, whose failure opens the circuit at once. */
+export const DEFAULT_FAILURE_THRESHOLD = 10;
+/** The open time doubles after each failed half-open, up to this many times the first. */
+export const MAX_COOLDOWN_FACTOR = 4;
+/** Calls let through at once in half-open; a majority of them decides. */
+export const DEFAULT_HALF_OPEN_PROBES = 3;
 
 /** Longest whole-client pause a `Retry-After` on a 429 may impose. */
 export const DEFAULT_MAX_PAUSE_MS = 60_000;

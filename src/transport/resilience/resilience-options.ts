@@ -1,6 +1,16 @@
 import { wholeNumber } from '../../config/numbers.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
-import { DEFAULT_FAILURE_THRESHOLD, DEFAULT_MAX_PAUSE_MS, INITIAL_RETRY_TOKENS } from './constants.js';
+import type { BreakerSettings } from './circuit-breaker.js';
+import {
+  DEFAULT_FAILURE_RATIO,
+  DEFAULT_FAILURE_THRESHOLD,
+  DEFAULT_HALF_OPEN_PROBES,
+  DEFAULT_MAX_PAUSE_MS,
+  DEFAULT_MINIMUM_CALLS,
+  DEFAULT_WINDOW_MS,
+  INITIAL_RETRY_TOKENS,
+  MAX_COOLDOWN_FACTOR,
+} from './constants.js';
 
 /**
  * The client-wide retry budget: a token bucket every retry draws from
@@ -19,21 +29,40 @@ export interface RetryBudgetOptions {
 }
 
 /**
- * The circuit breaker: after `failureThreshold` consecutive transient
- * failures (time-outs, network failures, 408, 5xx) the client stops calling
- * for `cooldownMs` and rejects at once, then lets one probe through.
+ * The circuit breaker, one per operation and host. It reads whole calls,
+ * after their retries: a call fails for it only on a time-out, a network or
+ * TLS failure, or HTTP 500/502/503/504. A 429 goes to the rate gate; other
+ * answers (a 404, a body that fails the checks) and caller aborts count for
+ * nothing. A hash that keeps failing counts once per window.
+ *
+ * It opens when `failureRatio` of at least `minimumCalls` calls within
+ * `windowMs` failed, or at once when `failureThreshold` distinct calls fail
+ * one after another with no success among them. Open, it refuses calls at
+ * once for `cooldownMs` (less up to a fifth, at random), doubling after each
+ * failed half-open up to `maxCooldownMs`; then `halfOpenProbes` calls go
+ * through, and a majority of them closes or reopens it.
  *
  * @example
  * ```ts
- * { circuitBreaker: { failureThreshold: 10, cooldownMs: 5_000 } }
- * { circuitBreaker: false } // always call the service
+ * { circuitBreaker: { failureRatio: 0.8, minimumCalls: 50 } } // only a deep brown-out opens it
+ * { circuitBreaker: false }                                    // always call the service
  * ```
  */
 export interface CircuitBreakerOptions {
-  /** Consecutive transient failures that open the circuit. @defaultValue 5 */
+  /** Share of failed calls in the window that opens the circuit, above 0 and at most 1. @defaultValue 0.5 */
+  readonly failureRatio?: number | undefined;
+  /** Calls the window must hold before `failureRatio` is read. @defaultValue 20 */
+  readonly minimumCalls?: number | undefined;
+  /** Length of the sliding window, in ms. @defaultValue 30000 */
+  readonly windowMs?: number | undefined;
+  /** Distinct calls, all started after the latest successful call started, whose failure opens the circuit at once. @defaultValue 10 */
   readonly failureThreshold?: number | undefined;
-  /** How long an open circuit rejects calls before one probe, in ms. @defaultValue 30000 (hash lookups), 10000 (SMS) */
+  /** First open time, in ms. @defaultValue 30000 (hash lookups), 10000 (SMS) */
   readonly cooldownMs?: number | undefined;
+  /** Longest open time after repeated failed probes, in ms. @defaultValue 4 × `cooldownMs` */
+  readonly maxCooldownMs?: number | undefined;
+  /** Calls let through at once when half-open. @defaultValue 3 */
+  readonly halfOpenProbes?: number | undefined;
 }
 
 /**
@@ -59,7 +88,7 @@ export interface RateLimitOptions {
 export interface ResolvedResilience {
   /** Capacity of the retry budget; `undefined` when it is off. */
   readonly budget: number | undefined;
-  readonly breaker: { readonly failureThreshold: number; readonly cooldownMs: number } | undefined;
+  readonly breaker: BreakerSettings | undefined;
   readonly rate: { readonly requestsPerSecond: number; readonly burst: number } | undefined;
   readonly maxPauseMs: number;
 }
@@ -75,7 +104,7 @@ export interface ResilienceOptions {
    * Circuit breaker; `false` turns it off. An open circuit rejects at once:
    * `CIRCUIT_OPEN` for `HashScanClient` (which `decide()` sends to review),
    * `CIRCUIT_OPEN` with `outcome: 'not_sent'` for `SmsClient`.
-   * @defaultValue `{ failureThreshold: 5, cooldownMs: 30000 }` (hash lookups), `{ failureThreshold: 5, cooldownMs: 10000 }` (SMS)
+   * @defaultValue `{ failureRatio: 0.5, minimumCalls: 20, windowMs: 30000, failureThreshold: 10, cooldownMs: 30000, maxCooldownMs: 120000, halfOpenProbes: 3 }` (hash lookups; SMS: `cooldownMs: 10000, maxCooldownMs: 40000`)
    */
   readonly circuitBreaker?: CircuitBreakerOptions | false | undefined;
   /**
@@ -113,19 +142,39 @@ export function resolveResilience(options: ResilienceOptions, defaultCooldownMs:
       budget === false
         ? undefined
         : wholeNumber(budget?.capacity, 'retryBudget.capacity', INITIAL_RETRY_TOKENS, { min: 0 }),
-    breaker:
-      breaker === false
-        ? undefined
-        : {
-            failureThreshold: wholeNumber(
-              breaker?.failureThreshold,
-              'circuitBreaker.failureThreshold',
-              DEFAULT_FAILURE_THRESHOLD,
-              { min: 1 },
-            ),
-            cooldownMs: wholeNumber(breaker?.cooldownMs, 'circuitBreaker.cooldownMs', defaultCooldownMs, { min: 1 }),
-          },
+    breaker: breaker === false ? undefined : resolveBreaker(breaker ?? {}, defaultCooldownMs),
     rate: limit,
     maxPauseMs: wholeNumber(rate.maxPauseMs, 'rateLimit.maxPauseMs', DEFAULT_MAX_PAUSE_MS, { min: 0 }),
+  };
+}
+
+function resolveBreaker(options: CircuitBreakerOptions, defaultCooldownMs: number): BreakerSettings {
+  const ratio = options.failureRatio ?? DEFAULT_FAILURE_RATIO;
+  if (typeof ratio !== 'number' || !(ratio > 0 && ratio <= 1)) {
+    throw new ConfigurationError('circuitBreaker.failureRatio', 'must be a number above 0 and at most 1');
+  }
+  const cooldownMs = wholeNumber(options.cooldownMs, 'circuitBreaker.cooldownMs', defaultCooldownMs, { min: 1 });
+  const maxCooldownMs = wholeNumber(
+    options.maxCooldownMs,
+    'circuitBreaker.maxCooldownMs',
+    Math.min(2_147_483_647, cooldownMs * MAX_COOLDOWN_FACTOR),
+    { min: cooldownMs },
+  );
+  return {
+    failureRatio: ratio,
+    minimumCalls: wholeNumber(options.minimumCalls, 'circuitBreaker.minimumCalls', DEFAULT_MINIMUM_CALLS, { min: 1 }),
+    windowMs: wholeNumber(options.windowMs, 'circuitBreaker.windowMs', DEFAULT_WINDOW_MS, { min: 1 }),
+    failureThreshold: wholeNumber(
+      options.failureThreshold,
+      'circuitBreaker.failureThreshold',
+      DEFAULT_FAILURE_THRESHOLD,
+      { min: 1 },
+    ),
+    cooldownMs,
+    maxCooldownMs,
+    halfOpenProbes: wholeNumber(options.halfOpenProbes, 'circuitBreaker.halfOpenProbes', DEFAULT_HALF_OPEN_PROBES, {
+      min: 1,
+      max: 1000,
+    }),
   };
 }

@@ -1,6 +1,6 @@
 import type { AbortLike } from '../../util/abort-like.js';
 import { parseRetryAfter } from '../http/retry-after.js';
-import { type Admission, CircuitBreaker, type CircuitState } from './circuit-breaker.js';
+import { type Admission, CircuitBreaker, type CircuitState, type Transition } from './circuit-breaker.js';
 import { RateGate } from './rate-gate.js';
 import type { ResolvedResilience } from './resilience-options.js';
 import { RetryBudget } from './retry-budget.js';
@@ -23,8 +23,12 @@ export interface TransportStats {
   readonly retriesDenied: number;
   /** Calls rejected at once because the circuit was open (`CIRCUIT_OPEN`). */
   readonly rejectedByCircuit: number;
-  /** The circuit breaker's state, or `disabled`. */
+  /** The worst state of the circuit breakers (`open`, then `half-open`, then `closed`), or `disabled`. */
   readonly circuit: CircuitState | 'disabled';
+  /** Each circuit breaker's state, by operation and host (e.g. `scan h.example:443`); empty before the first call. */
+  readonly circuits: Readonly<Record<string, CircuitState>>;
+  /** Times a circuit opened. */
+  readonly circuitOpened: number;
   /** Tokens left in the retry budget; `undefined` when the budget is off. */
   readonly retryTokens: number | undefined;
   /** Total time attempts waited for a `Retry-After` pause or the `rateLimit`, in ms. */
@@ -41,16 +45,39 @@ export interface CircuitOpenFailure {
   readonly phase: 'connect';
 }
 
-const ADMITTED: Admission = Object.freeze({ admitted: true });
+/**
+ * What a call keeps for the breaker across its attempts: the transport's
+ * per-call object carries these fields, so admission costs no allocation.
+ */
+export interface BreakerTicket {
+  /** The breaker that admitted the call, and as what; unset until the first attempt is admitted. */
+  breaker?: CircuitBreaker | undefined;
+  admission?: Admission | undefined;
+  /** When the call was admitted (`performance.now()`). */
+  startedAt?: number;
+  /** Whether the last attempt failed in a way that counts against the service. */
+  transient?: boolean;
+}
+
+/** The statuses a breaker counts as the service failing; any other answer shows it up. */
+const FAILING_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
+
+/** Told of every breaker transition, once, with the breaker's key. */
+export type BreakerListener = (key: string, transition: Transition) => void;
 
 /**
- * The retry budget, circuit breaker and rate gate of one client, seen from
- * the transport's retry loop: a gate before each attempt, the outcome of each
- * attempt, a say in each retry. The transport's loop decides and schedules retries.
+ * The retry budget, circuit breakers and rate gate of one client, seen from
+ * the transport's loop: a gate before each call, the outcome of each attempt
+ * and of each call, a say in each retry. The transport's loop decides and
+ * schedules retries.
  */
 export class Resilience {
   readonly #budget: RetryBudget | undefined;
-  readonly #breaker: CircuitBreaker | undefined;
+  readonly #settings: ResolvedResilience;
+  readonly #host: string;
+  readonly #onBreaker: BreakerListener;
+  /** One breaker per operation on this client's host. */
+  readonly #breakers = new Map<string, CircuitBreaker>();
   readonly #gate: RateGate;
   /** Errors of attempts that timed out: a retry after one costs more. */
   readonly #timeouts = new WeakSet<object>();
@@ -58,13 +85,13 @@ export class Resilience {
   #retries = 0;
   #retriesDenied = 0;
   #rejected = 0;
+  #opened = 0;
 
-  constructor(settings: ResolvedResilience) {
+  constructor(settings: ResolvedResilience, host = '', onBreaker: BreakerListener = () => {}) {
+    this.#settings = settings;
+    this.#host = host;
+    this.#onBreaker = onBreaker;
     this.#budget = settings.budget === undefined ? undefined : new RetryBudget(settings.budget);
-    this.#breaker =
-      settings.breaker === undefined
-        ? undefined
-        : new CircuitBreaker(settings.breaker.failureThreshold, settings.breaker.cooldownMs);
     this.#gate = new RateGate(settings.rate, settings.maxPauseMs);
   }
 
@@ -73,32 +100,39 @@ export class Resilience {
     return this.#gate.pass(signal, onAbort);
   }
 
-  /** Whether the circuit lets an attempt start now; counts the attempt when it does. */
-  admit(): Admission {
-    const admission = this.#breaker?.admit() ?? ADMITTED;
-    if (admission.admitted) this.#requests += 1;
-    else this.#rejected += 1;
-    return admission;
-  }
-
   /**
-   * {@link admit} for the transport: `undefined` when the attempt may start,
-   * else the failure to report (nothing was sent, so nothing is retried).
+   * Admits a call's first attempt through the breaker of `operation`:
+   * `undefined` when it may start, else the failure to report (nothing was
+   * sent, so nothing is retried). Later attempts are retries: see {@link spendRetry}.
    */
-  enter(attempts: number): CircuitOpenFailure | undefined {
-    const admission = this.admit();
-    if (admission.admitted) return undefined;
+  enter(ticket: BreakerTicket, operation: string, attempts: number): CircuitOpenFailure | undefined {
+    if (this.#settings.breaker === undefined || ticket.admission !== undefined) return undefined;
+    const breaker = this.#breaker(operation);
+    const admission = breaker.admit();
+    if (admission !== undefined) {
+      ticket.breaker = breaker;
+      ticket.admission = admission;
+      ticket.startedAt = performance.now();
+      return undefined;
+    }
+    this.#rejected += 1;
     return {
       code: 'CIRCUIT_OPEN',
-      message: `the circuit is open after repeated failures of the service; the next probe may go in ${admission.retryInMs} ms`,
+      message: `the circuit is open after repeated failures of the service; the next probe may go in ${breaker.retryInMs()} ms`,
       cause: undefined,
       attempts,
       phase: 'connect',
     };
   }
 
+  /** Counts a request handed to the network (not one that failed before, e.g. on its credentials). */
+  sent(): void {
+    this.#requests += 1;
+  }
+
   /** Records an attempt that got a response; returns it unchanged. */
   answered<R extends { readonly status: number; readonly headers: { get(name: string): string | null } }>(
+    ticket: BreakerTicket,
     response: R,
   ): R {
     const { status } = response;
@@ -106,18 +140,19 @@ export class Resilience {
       // Rate limiting says nothing about the service's health: the breaker does not count it.
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
       if (retryAfterMs !== undefined && retryAfterMs > 0) this.#gate.pause(retryAfterMs);
-    } else if (status === 408 || status >= 500) {
-      this.#breaker?.onFailure();
-    } else {
-      this.#breaker?.onSuccess();
     }
+    ticket.transient = FAILING_STATUSES.has(status);
     return response;
   }
 
-  /** Records an attempt that got no response (`TIMEOUT`, `NETWORK`, `ABORTED`); returns the client's `error` unchanged. */
-  failed<E>(code: string, error: E): E {
-    if (code === 'TIMEOUT' || code === 'NETWORK') this.#breaker?.onFailure();
-    else this.#breaker?.onNeutral();
+  /**
+   * Records an attempt that got no response (`TIMEOUT`, `NETWORK`, `ABORTED`,
+   * `RESPONSE_TOO_LARGE`); returns the client's `error` unchanged. Only the
+   * service's own time-outs and network failures count against it: not the
+   * caller's abort, nor the call's budget running out.
+   */
+  failed<E>(ticket: BreakerTicket, code: string, error: E, cutByCaller: boolean): E {
+    ticket.transient = !cutByCaller && (code === 'TIMEOUT' || code === 'NETWORK');
     if (code === 'TIMEOUT' && typeof error === 'object' && error !== null) this.#timeouts.add(error);
     return error;
   }
@@ -125,10 +160,10 @@ export class Resilience {
   /**
    * Pays for one retry after `error`: its cost in tokens (0 without a
    * budget), or `undefined` when the budget is empty or the circuit has
-   * opened, and the failure should be reported now.
+   * opened since the call was admitted, and the failure should be reported now.
    */
-  spendRetry(error: unknown): number | undefined {
-    if (this.#breaker?.state === 'open') return undefined;
+  spendRetry(error: unknown, ticket: BreakerTicket): number | undefined {
+    if (!this.mayContinue(ticket)) return undefined;
     if (this.#budget === undefined) {
       this.#retries += 1;
       return 0;
@@ -139,20 +174,59 @@ export class Resilience {
     return cost;
   }
 
+  /** Whether the call may make another attempt: not once its breaker opened since it was admitted. */
+  mayContinue(ticket: BreakerTicket): boolean {
+    const { breaker, admission } = ticket;
+    return breaker === undefined || admission === undefined || breaker.mayRetry(admission);
+  }
+
+  /**
+   * A call ended: `ok` (a result), else failed after its last attempt.
+   * `subject` (a hash) makes repeated failures of one input count once per window.
+   */
+  settle(ticket: BreakerTicket, ok: boolean, cutByCaller: boolean, subject: string | undefined): void {
+    const { breaker, admission } = ticket;
+    if (breaker === undefined || admission === undefined) return;
+    const outcome = ok ? 'success' : !cutByCaller && ticket.transient ? 'failure' : 'neutral';
+    breaker.settle(admission, outcome, subject, ticket.startedAt ?? 0);
+  }
+
   /** A call succeeded after spending `spent` tokens on its last retry (0: no retry). */
   succeeded(spent: number): void {
     this.#budget?.release(spent);
   }
 
   stats(): TransportStats {
+    const circuits: Record<string, CircuitState> = {};
+    let circuit: CircuitState | 'disabled' = this.#settings.breaker === undefined ? 'disabled' : 'closed';
+    for (const [operation, breaker] of this.#breakers) {
+      const state = breaker.state;
+      circuits[`${operation} ${this.#host}`] = state;
+      if (state === 'open' || (state === 'half-open' && circuit !== 'open')) circuit = state;
+    }
     return {
       requests: this.#requests,
       retries: this.#retries,
       retriesDenied: this.#retriesDenied,
       rejectedByCircuit: this.#rejected,
-      circuit: this.#breaker?.state ?? 'disabled',
+      circuit,
+      circuits,
+      circuitOpened: this.#opened,
       retryTokens: this.#budget?.available,
       throttledMs: this.#gate.throttledMs,
     };
+  }
+
+  #breaker(operation: string): CircuitBreaker {
+    let breaker = this.#breakers.get(operation);
+    if (breaker === undefined) {
+      const key = `${operation} ${this.#host}`;
+      breaker = new CircuitBreaker(this.#settings.breaker as NonNullable<ResolvedResilience['breaker']>, (change) => {
+        if (change.state === 'open') this.#opened += 1;
+        this.#onBreaker(key, change);
+      });
+      this.#breakers.set(operation, breaker);
+    }
+    return breaker;
   }
 }

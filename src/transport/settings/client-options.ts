@@ -7,6 +7,7 @@ import { logSubscriber } from '../../observe/log-subscriber.js';
 import { type Logger, silentLogger } from '../../observe/logger.js';
 import { INTERNAL_OBSERVERS, NO_OBSERVERS, Observers, type WithInternalObservers } from '../../observe/observers.js';
 import type { Redactor } from '../../secrets/redact.js';
+import type { TelemetrySetting } from '../../telemetry/telemetry-options.js';
 import type { FetchLike, TransportSettings } from '../call/exchange.js';
 import { type RetryOptions, resolveRetry } from '../call/retry-options.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../http/body-limit.js';
@@ -72,6 +73,21 @@ export interface CommonClientOptions extends ResilienceOptions {
   readonly dispatcher?: UndiciDispatcher | undefined;
   /** Console-like logger (`console` works). Lines are redacted. @defaultValue silent */
   readonly logger?: Logger | undefined;
+  /**
+   * OpenTelemetry spans and metrics (needs the optional peer dependency
+   * `@opentelemetry/api`): left out, the providers the application
+   * registered globally are used; `{ tracerProvider, meterProvider }` names
+   * this client's own; `false` turns them off. Without the API installed,
+   * telemetry is off whatever this says. The `diagnostics_channel` tracing
+   * channels are published either way.
+   * @defaultValue the global providers, when `@opentelemetry/api` is installed
+   * @example
+   * ```ts
+   * new HashScanClient({ telemetry: { tracerProvider: provider } })
+   * new SmsClient({ telemetry: false })
+   * ```
+   */
+  readonly telemetry?: TelemetrySetting | undefined;
 }
 
 /** Default of `timeoutMs`, both clients. */

@@ -4,6 +4,7 @@ import { ConfigurationError } from '../../../src/errors/configuration-error.js';
 import type { SharedStore } from '../../../src/hashscan/cache/bounded-store.js';
 import { sharedCacheKey } from '../../../src/hashscan/cache/verdict-cache.js';
 import type { HashScanClientOptions } from '../../../src/hashscan/hashscan-client.js';
+import { NO_OBSERVERS, Observers } from '../../../src/observe/observers.js';
 import {
   API_KEY,
   BASE_URL,
@@ -161,38 +162,58 @@ describe('shared cache level', () => {
     // Generous: the bound is 20 ms per store call; the machine may be loaded.
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(requests).toHaveLength(2);
-    expect(lines.length).toBeLessThanOrEqual(1);
+    expect(lines.length).toBeLessThanOrEqual(2); // the first failure, and the back-off if it engaged
     for (const line of lines) expect(JSON.stringify(line)).not.toMatch(/pw|boom|api_key|test-api-key/);
   });
 
-  it('logs store failures once per interval and backs off the store for a second', async () => {
+  it('leaves a failing store alone, probes it with one call, uses it again once it answers; one line per transition', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     serveLookup(server, () => json(NOT_DETECTED));
     const { lines, logger } = recordingLogger();
+    const info: string[] = [];
+    let down = true;
     let calls = 0;
     const store: SharedStore = {
       get: async () => {
         calls += 1;
-        throw Object.assign(new Error('down'), { code: 'ECONNREFUSED' });
+        if (down) throw Object.assign(new Error('redis://:pw@host down'), { code: 'ECONNREFUSED' });
+        return undefined;
       },
       set: async () => true,
       delete: async () => true,
     };
-    const client = makeClient({ logger, cache: { store, notDetectedTtlMs: 0 } });
-    for (let i = 0; i < 4; i++) await client.scan(SHA256);
-    expect(calls).toBe(3); // the fourth lookup skipped the store
+    const client = makeClient({
+      logger: { ...logger, info: (message: string) => info.push(message) },
+      cache: { store, notDetectedTtlMs: 0 },
+    });
+    for (let i = 0; i < 10; i++) await client.scan(SHA256);
+    expect(calls).toBe(3); // the fourth lookup on skipped the store
+    expect(client.stats().cache).toMatchObject({
+      storeErrors: 3,
+      storeSkipped: 7,
+      storeSkipping: true,
+      storeBackoffs: 1,
+    });
     vi.advanceTimersByTime(1_000);
+    await client.scan(SHA256); // the probe: still down, the next one waits 2 s
     await client.scan(SHA256);
     expect(calls).toBe(4);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]?.message).toBe(
-      'hashscan: shared cache store get failed (ECONNREFUSED); lookups go to the service meanwhile',
-    );
-    vi.advanceTimersByTime(60_000);
+    vi.advanceTimersByTime(1_999);
     await client.scan(SHA256);
-    expect(lines).toHaveLength(2);
-    expect(lines[1]?.details).toMatchObject({ failuresNotLogged: 3 });
-    expect(client.stats().cache).toMatchObject({ storeErrors: 5, storeSkipped: 1 });
+    expect(calls).toBe(4);
+    vi.advanceTimersByTime(1);
+    down = false;
+    await client.scan(SHA256);
+    await client.scan(SHA256);
+    expect(calls).toBe(6);
+    expect(client.stats().cache).toMatchObject({ storeErrors: 4, storeSkipping: false, storeBackoffs: 1 });
+    expect(lines.map((line) => line.message)).toEqual([
+      'hashscan: shared cache store get failed (ECONNREFUSED); lookups go to the service meanwhile',
+      'hashscan: shared cache store failing (ECONNREFUSED); skipped for 1000 ms, then probed by one call at a time; lookups go to the service meanwhile',
+    ]);
+    expect(lines[1]?.details).toMatchObject({ state: 'skipping', reason: 'ECONNREFUSED', openMs: 1_000 });
+    expect(info).toEqual(['hashscan: shared cache store answers again; lookups use it again']);
+    expect(JSON.stringify(lines)).not.toContain('pw');
   });
 
   it('concurrent callers of one hash cost one store read and one request', async () => {
@@ -228,31 +249,94 @@ describe('shared cache level', () => {
 });
 
 describe('BoundedStore back-off', () => {
-  it('counts calls that failed together as one failure, so a burst meeting one slow moment does not bench the store', async () => {
-    const { BoundedStore } = await import('../../../src/hashscan/cache/bounded-store.js');
-    const { NO_OBSERVERS } = await import('../../../src/observe/observers.js');
-    let slow = true;
-    let calls = 0;
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A store whose calls hang (`slow`) or fail at once (`down`), counting them. */
+  function faultyStore(mode: { slow?: boolean; down?: boolean }) {
+    const counts = { calls: 0 };
     const store: SharedStore = {
       get: () => {
-        calls += 1;
-        return slow ? new Promise<never>(() => {}) : Promise.resolve('value');
+        counts.calls += 1;
+        if (mode.down) return Promise.reject(new Error('down'));
+        return mode.slow ? new Promise<never>(() => {}) : Promise.resolve('value');
       },
       set: async () => true,
       delete: async () => true,
     };
+    return { store, counts };
+  }
+
+  it('benches the store after failures that overlap: a burst that all fails at once is not one failure', async () => {
+    const { BoundedStore } = await import('../../../src/hashscan/cache/bounded-store.js');
+    const mode = { slow: true };
+    const { store, counts } = faultyStore(mode);
+    const transitions: unknown[] = [];
+    const observers = new Observers([{ types: ['store'], observe: (event) => transitions.push(event) }]);
+    const bounded = new BoundedStore(store, { timeoutMs: 20, observers, name: 'hashscan' });
+    await Promise.all(Array.from({ length: 16 }, () => bounded.get('k')));
+    await Promise.all(Array.from({ length: 16 }, () => bounded.get('k')));
+    expect(counts.calls).toBe(16); // the second burst was skipped: nothing sent, nothing queued
+    expect(bounded.counters).toEqual({ errors: 16, skipped: 16, backoffs: 1 });
+    expect(transitions).toEqual([
+      { type: 'store', client: 'hashscan', state: 'skipping', reason: 'timeout', backoffMs: 1_000 },
+    ]);
+  });
+
+  it('lets one probe through at a time, doubles the wait after each failed probe up to 5 s', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const { BoundedStore, STORE_MAX_BACKOFF_MS } = await import('../../../src/hashscan/cache/bounded-store.js');
+    const mode = { down: true };
+    const { store, counts } = faultyStore(mode);
+    const bounded = new BoundedStore(store, { timeoutMs: 20, observers: NO_OBSERVERS, name: 'hashscan' });
+    for (let i = 0; i < 3; i++) await bounded.get('k');
+    const waits: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      let waited = 0;
+      const before = counts.calls;
+      while (counts.calls === before) {
+        vi.advanceTimersByTime(100);
+        waited += 100;
+        await Promise.all([bounded.get('k'), bounded.get('k')]);
+      }
+      expect(counts.calls).toBe(before + 1); // one probe, the other call skipped
+      waits.push(waited);
+    }
+    expect(waits).toEqual([1_000, 2_000, 4_000, STORE_MAX_BACKOFF_MS, STORE_MAX_BACKOFF_MS]);
+    mode.down = false;
+    vi.advanceTimersByTime(STORE_MAX_BACKOFF_MS);
+    await expect(bounded.get('k')).resolves.toBe('value');
+    expect(bounded.skipping).toBe(false);
+    await expect(bounded.get('k')).resolves.toBe('value');
+  });
+
+  it('a busy store that fails a few calls among many answers is not benched', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const { BoundedStore } = await import('../../../src/hashscan/cache/bounded-store.js');
+    const mode = { down: false };
+    const { store } = faultyStore(mode);
     const bounded = new BoundedStore(store, { timeoutMs: 20, observers: NO_OBSERVERS, name: 'hashscan' });
     await Promise.all(Array.from({ length: 10 }, () => bounded.get('k')));
-    slow = false;
-    await expect(bounded.get('k')).resolves.toBe('value');
-    expect(calls).toBe(11);
-    expect(bounded.counters).toEqual({ errors: 10, skipped: 0 });
-    // Three failures one after another do bench it.
-    slow = true;
-    for (let i = 0; i < 3; i++) await bounded.get('k');
-    slow = false;
-    await expect(bounded.get('k')).resolves.toBeUndefined();
-    expect(bounded.counters).toEqual({ errors: 13, skipped: 1 });
+    mode.down = true;
+    await Promise.all(Array.from({ length: 9 }, () => bounded.get('k')));
+    expect(bounded.counters).toMatchObject({ errors: 9, skipped: 0, backoffs: 0 }); // 9 of 19
+    await bounded.get('k');
+    expect(bounded.counters).toMatchObject({ errors: 10, backoffs: 1 }); // 10 of 20: half
+  });
+
+  it('a few failures spread over more than a second do not bench it', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const { BoundedStore } = await import('../../../src/hashscan/cache/bounded-store.js');
+    const mode = { down: true };
+    const { store } = faultyStore(mode);
+    const bounded = new BoundedStore(store, { timeoutMs: 20, observers: NO_OBSERVERS, name: 'hashscan' });
+    for (let i = 0; i < 10; i++) {
+      await bounded.get('k');
+      await bounded.get('k');
+      vi.advanceTimersByTime(1_001);
+    }
+    expect(bounded.counters).toMatchObject({ errors: 20, skipped: 0, backoffs: 0 });
   });
 });
 

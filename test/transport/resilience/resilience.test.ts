@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../../src/errors/configuration-error.js';
-import { CircuitBreaker } from '../../../src/transport/resilience/circuit-breaker.js';
 import {
   DEFAULT_MAX_PAUSE_MS,
   INITIAL_RETRY_TOKENS,
@@ -47,66 +46,6 @@ describe('RetryBudget', () => {
     let retries = 0;
     while (budget.acquire(false) !== undefined) retries += 1;
     expect(retries).toBe(INITIAL_RETRY_TOKENS / RETRY_COST);
-  });
-});
-
-describe('CircuitBreaker', () => {
-  it('opens after the threshold of consecutive failures, probes once after the cool-down, closes on success', () => {
-    vi.useFakeTimers({ toFake: ['performance'] });
-    const breaker = new CircuitBreaker(3, 1_000);
-    breaker.onFailure();
-    breaker.onFailure();
-    breaker.onSuccess(); // a healthy answer resets the run
-    breaker.onFailure();
-    breaker.onFailure();
-    expect(breaker.state).toBe('closed');
-    breaker.onFailure();
-    expect(breaker.state).toBe('open');
-    expect(breaker.admit()).toEqual({ admitted: false, retryInMs: 1_000 });
-    vi.advanceTimersByTime(400);
-    expect(breaker.admit()).toEqual({ admitted: false, retryInMs: 600 });
-    vi.advanceTimersByTime(600);
-    expect(breaker.state).toBe('half-open');
-    expect(breaker.admit()).toEqual({ admitted: true });
-    // Only one probe at a time.
-    expect(breaker.admit()).toEqual({ admitted: false, retryInMs: 0 });
-    breaker.onSuccess();
-    expect(breaker.state).toBe('closed');
-    expect(breaker.admit()).toEqual({ admitted: true });
-  });
-
-  it('reopens for a whole cool-down when the probe fails', () => {
-    vi.useFakeTimers({ toFake: ['performance'] });
-    const breaker = new CircuitBreaker(1, 1_000);
-    breaker.onFailure();
-    vi.advanceTimersByTime(1_000);
-    expect(breaker.admit().admitted).toBe(true);
-    breaker.onFailure();
-    expect(breaker.state).toBe('open');
-    expect(breaker.admit()).toEqual({ admitted: false, retryInMs: 1_000 });
-  });
-
-  it('lets another probe through when the first never reports, after one cool-down', () => {
-    vi.useFakeTimers({ toFake: ['performance'] });
-    const breaker = new CircuitBreaker(1, 100);
-    breaker.onFailure();
-    vi.advanceTimersByTime(100);
-    expect(breaker.admit().admitted).toBe(true);
-    vi.advanceTimersByTime(99);
-    expect(breaker.admit().admitted).toBe(false);
-    vi.advanceTimersByTime(1);
-    expect(breaker.admit().admitted).toBe(true);
-  });
-
-  it('frees the probe slot when the probe ends without evidence (aborted)', () => {
-    vi.useFakeTimers({ toFake: ['performance'] });
-    const breaker = new CircuitBreaker(1, 10);
-    breaker.onFailure();
-    vi.advanceTimersByTime(10);
-    expect(breaker.admit().admitted).toBe(true);
-    expect(breaker.admit().admitted).toBe(false);
-    breaker.onNeutral();
-    expect(breaker.admit().admitted).toBe(true);
   });
 });
 
@@ -172,7 +111,15 @@ describe('resolveResilience', () => {
   it('fills in the defaults, with the per-client cool-down', () => {
     expect(resolveResilience({}, 30_000)).toEqual({
       budget: 500,
-      breaker: { failureThreshold: 5, cooldownMs: 30_000 },
+      breaker: {
+        failureRatio: 0.5,
+        minimumCalls: 20,
+        windowMs: 30_000,
+        failureThreshold: 10,
+        cooldownMs: 30_000,
+        maxCooldownMs: 120_000,
+        halfOpenProbes: 3,
+      },
       rate: undefined,
       maxPauseMs: 60_000,
     });
@@ -191,6 +138,12 @@ describe('resolveResilience', () => {
     [{ retryBudget: 'yes' }, 'retryBudget'],
     [{ circuitBreaker: { failureThreshold: 0 } }, 'circuitBreaker.failureThreshold'],
     [{ circuitBreaker: { cooldownMs: 1.5 } }, 'circuitBreaker.cooldownMs'],
+    [{ circuitBreaker: { failureRatio: 0 } }, 'circuitBreaker.failureRatio'],
+    [{ circuitBreaker: { failureRatio: 1.5 } }, 'circuitBreaker.failureRatio'],
+    [{ circuitBreaker: { minimumCalls: 0 } }, 'circuitBreaker.minimumCalls'],
+    [{ circuitBreaker: { windowMs: -1 } }, 'circuitBreaker.windowMs'],
+    [{ circuitBreaker: { cooldownMs: 1_000, maxCooldownMs: 999 } }, 'circuitBreaker.maxCooldownMs'],
+    [{ circuitBreaker: { halfOpenProbes: 0 } }, 'circuitBreaker.halfOpenProbes'],
     [{ rateLimit: { requestsPerSecond: 0 } }, 'rateLimit.requestsPerSecond'],
     [{ rateLimit: { requestsPerSecond: Number.NaN } }, 'rateLimit.requestsPerSecond'],
     [{ rateLimit: { burst: 3 } }, 'rateLimit.burst'],
@@ -210,51 +163,75 @@ describe('resolveResilience', () => {
 });
 
 describe('Resilience', () => {
+  const breaker = {
+    failureRatio: 0.5,
+    minimumCalls: 100,
+    windowMs: 10_000,
+    failureThreshold: 2,
+    cooldownMs: 100,
+    maxCooldownMs: 100,
+    halfOpenProbes: 1,
+  };
+  const headers = (retryAfter: string | null) => ({ get: () => retryAfter });
+
   it('counts requests and retries, and refuses retries once the budget or the circuit says so', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
-    const resilience = new Resilience({
-      budget: 12,
-      breaker: { failureThreshold: 3, cooldownMs: 100 },
-      rate: undefined,
-      maxPauseMs: 1_000,
+    const resilience = new Resilience({ budget: 12, breaker, rate: undefined, maxPauseMs: 1_000 }, 'h.example');
+    const [a, b, c] = [{}, {}, {}];
+    expect(resilience.enter(a, 'scan', 0)).toBeUndefined();
+    expect(resilience.enter(b, 'scan', 0)).toBeUndefined();
+    resilience.sent();
+    const timeout = resilience.failed(a, 'TIMEOUT', new Error('t'), false);
+    expect(resilience.spendRetry(timeout, a)).toBe(10);
+    expect(resilience.spendRetry(new Error('n'), a)).toBeUndefined(); // the budget is empty
+    resilience.settle(a, false, false, 'x');
+    expect(resilience.stats()).toMatchObject({ requests: 1, retries: 1, retriesDenied: 1, retryTokens: 2 });
+    expect(resilience.stats().circuit).toBe('closed');
+    resilience.failed(c, 'NETWORK', new Error('n'), false);
+    resilience.settle(c, false, false, 'x'); // c was never admitted: nothing counts
+    resilience.failed(b, 'NETWORK', new Error('n'), false);
+    resilience.settle(b, false, false, 'y');
+    expect(resilience.stats()).toMatchObject({
+      circuit: 'open',
+      circuits: { 'scan h.example': 'open' },
+      circuitOpened: 1,
     });
-    const timeout = resilience.failed('TIMEOUT', new Error('t'));
-    expect(resilience.spendRetry(timeout)).toBe(10);
-    expect(resilience.spendRetry(new Error('n'))).toBeUndefined();
-    resilience.failed('NETWORK', new Error('n'));
-    expect(resilience.stats()).toMatchObject({ retries: 1, retriesDenied: 1, retryTokens: 2, circuit: 'closed' });
-    resilience.failed('NETWORK', new Error('n'));
-    expect(resilience.stats().circuit).toBe('open');
-    resilience.succeeded(0);
-    expect(resilience.spendRetry(new Error('x'))).toBeUndefined();
-    expect(resilience.admit()).toMatchObject({ admitted: false });
-    expect(resilience.stats()).toMatchObject({ rejectedByCircuit: 1, requests: 0, retryTokens: 3 });
+    expect(resilience.enter({}, 'scan', 0)).toMatchObject({ code: 'CIRCUIT_OPEN', phase: 'connect' });
+    expect(resilience.enter({}, 'other', 0)).toBeUndefined(); // another operation has its own breaker
+    expect(resilience.stats()).toMatchObject({ rejectedByCircuit: 1 });
   });
 
-  it('treats 429 as neither health nor failure, 5xx and 408 as failures, other answers as health', () => {
-    const resilience = new Resilience({
-      budget: undefined,
-      breaker: { failureThreshold: 2, cooldownMs: 100 },
-      rate: undefined,
-      maxPauseMs: 1_000,
-    });
-    const headers = (retryAfter: string | null) => ({ get: () => retryAfter });
-    resilience.answered({ status: 503, headers: headers(null) });
-    resilience.answered({ status: 429, headers: headers('1') });
-    resilience.answered({ status: 429, headers: headers(null) });
+  it('counts 500/502/503/504, time-outs and network failures; not 429, 408, 501, other answers or aborts', () => {
+    const resilience = new Resilience({ budget: undefined, breaker, rate: undefined, maxPauseMs: 1_000 });
+    const outcome = (run: (ticket: object) => void, subject: string) => {
+      const ticket = {};
+      resilience.enter(ticket, 'scan', 0);
+      run(ticket);
+      resilience.settle(ticket, false, false, subject);
+    };
+    let n = 0;
+    for (const status of [429, 408, 501, 404, 200]) {
+      outcome((t) => resilience.answered(t, { status, headers: headers('1') }), `s${n++}`);
+    }
+    outcome((t) => resilience.failed(t, 'ABORTED', {}, true), `s${n++}`);
+    outcome((t) => resilience.failed(t, 'TIMEOUT', {}, true), `s${n++}`); // the caller's own time-out
+    outcome((t) => resilience.failed(t, 'RESPONSE_TOO_LARGE', {}, false), `s${n++}`);
     expect(resilience.stats().circuit).toBe('closed');
-    resilience.answered({ status: 408, headers: headers(null) });
+    outcome((t) => resilience.answered(t, { status: 502, headers: headers(null) }), 'a');
+    outcome((t) => resilience.failed(t, 'NETWORK', {}, false), 'b');
     expect(resilience.stats().circuit).toBe('open');
-    expect(resilience.spendRetry(new Error('x'))).toBeUndefined();
-    expect(resilience.stats()).toMatchObject({ retryTokens: undefined });
   });
 
   it('retries freely without a budget and reports the breaker as disabled', () => {
     const resilience = new Resilience({ budget: undefined, breaker: undefined, rate: undefined, maxPauseMs: 0 });
-    for (let i = 0; i < 1_000; i++) expect(resilience.spendRetry(resilience.failed('TIMEOUT', {}))).toBe(0);
-    resilience.failed('ABORTED', {});
-    expect(resilience.stats()).toMatchObject({ circuit: 'disabled', retries: 1_000, retryTokens: undefined });
-    resilience.answered({ status: 429, headers: { get: () => '30' } });
+    const ticket = {};
+    expect(resilience.enter(ticket, 'scan', 0)).toBeUndefined();
+    for (let i = 0; i < 1_000; i++) {
+      expect(resilience.spendRetry(resilience.failed(ticket, 'TIMEOUT', {}, false), ticket)).toBe(0);
+    }
+    resilience.settle(ticket, false, false, 'x');
+    expect(resilience.stats()).toMatchObject({ circuit: 'disabled', circuits: {}, retries: 1_000 });
+    resilience.answered(ticket, { status: 429, headers: headers('30') });
     expect(resilience.pass(undefined, aborted)).toBeUndefined(); // maxPauseMs 0: no whole-client pause
   });
 });

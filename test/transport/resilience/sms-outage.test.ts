@@ -40,6 +40,7 @@ describe('SmsClient in an outage', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const service = refusingFetch();
     const sms = makeClient({ fetch: service.fetch, retry: false, circuitBreaker: { failureThreshold: 2 } });
+    // Each send is a call of its own: two failed sends open the circuit.
     for (let i = 0; i < 2; i++) await expect(rejection(sms.send(REQUEST))).resolves.toMatchObject({ code: 'NETWORK' });
     const error = await rejection(sms.send(REQUEST));
     expect(error).toMatchObject({ code: 'CIRCUIT_OPEN', outcome: 'not_sent', attempts: 0 });
@@ -53,13 +54,15 @@ describe('SmsClient in an outage', () => {
   it('keeps outcome unknown when an earlier attempt of the same send may have gone out', async () => {
     const service = failEvery(() => HttpResponse.json({}, { status: 503 }));
     const sms = makeClient({
-      retry: { retries: 3, minDelayMs: 1, maxDelayMs: 2 },
+      retry: { retries: 3, minDelayMs: 400, maxDelayMs: 800 },
       retryUnknownOutcome: true,
-      circuitBreaker: { failureThreshold: 2 },
+      circuitBreaker: { failureThreshold: 1 },
     });
-    const error = await rejection(sms.send(REQUEST));
-    // The breaker opened after two 503s: no third attempt, and the first two may have been delivered.
-    expect(error.outcome).toBe('unknown');
+    const waiting = rejection(sms.send(REQUEST));
+    // Another send with no time to retry fails once and opens the circuit: the first one is not re-sent.
+    await expect(rejection(sms.send(REQUEST, { totalTimeoutMs: 150 }))).resolves.toMatchObject({ code: 'HTTP_STATUS' });
+    const error = await waiting;
+    expect(error).toMatchObject({ code: 'HTTP_STATUS', outcome: 'unknown' });
     expect(service.count()).toBe(2);
   });
 
