@@ -39,6 +39,13 @@ export const CLI_ENTRIES = {
   'cli-lookup-thread': 'src/cli/lookups/lookup-thread.ts',
 };
 
+/**
+ * Left out of the CLI bundle: msw (never needed), and the optional peers of
+ * `lookup --queue`, `worker` and `--redis` (bullmq and ioredis), loaded from
+ * the user's node_modules only when those flags run.
+ */
+export const CLI_EXTERNAL = ['msw', 'bullmq', 'ioredis'];
+
 /** ky is never used by the CLI (it sends through undici) and costs 20 to 25 ms to evaluate: see src/cli/ky-absent.ts. */
 export const CLI_ALIAS = { ky: './src/cli/ky-absent.ts' };
 
@@ -80,8 +87,8 @@ export default defineConfig([
     // esbuild's own tree shaking: tsup's rollup pass would merge the chunks back.
     treeshake: false,
     splitting: true,
-    noExternal: [/^(?!msw$)/],
-    external,
+    noExternal: [/^(?!(msw|bullmq|ioredis)$)/],
+    external: CLI_EXTERNAL,
     banner: { js: CLI_BANNER },
     esbuildOptions(options) {
       options.chunkNames = CLI_CHUNK_NAMES;

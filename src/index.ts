@@ -15,6 +15,22 @@ export { ConfigurationError } from './errors/configuration-error.js';
 export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hashscan-error.js';
 export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-sms-error.js';
 export { SigningError } from './errors/signing-error.js';
+export type { FleetStats } from './fleet/fleet.js';
+export type {
+  FleetOptions,
+  HashScanFleetOptions,
+  RecipientLimits,
+  SmsFleetOptions,
+  SmsLimitsOptions,
+} from './fleet/fleet-options.js';
+export type {
+  FleetRedisClient,
+  IoRedisLike,
+  IoRedisQueueOption,
+  NodeRedisLike,
+  NodeRedisQueueOption,
+} from './fleet/redis-link.js';
+export type { SmsFleetStats } from './fleet/sms-fleet.js';
 export type { HashAlgorithm } from './hashing/hash-algorithm.js';
 export * from './hashing/index.js';
 export type { ApiKeyProvider, ExpiringApiKey } from './hashscan/api-key.js';

@@ -5,6 +5,7 @@ import { INTERNAL_OBSERVERS } from '../observe/observers.js';
 // `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import type { Diagnostics } from './io.js';
+import { openFleet } from './queue/fleet-flag.js';
 import { Agent } from './undici-agent.js';
 import { UsageError } from './usage-error.js';
 
@@ -20,6 +21,10 @@ export interface ConnectionFlags {
   readonly 'base-url'?: string;
   readonly timeout?: string;
   readonly retries?: string;
+  /** `scan` and `lookup`: a Redis shared with other runs and replicas. */
+  readonly redis?: string;
+  /** `worker`: requests per second for the whole fleet. */
+  readonly rate?: string;
 }
 
 /**
@@ -53,7 +58,9 @@ function defined<T extends Record<string, unknown>>(settings: T): { [K in keyof 
 function common(flags: ConnectionFlags, logger: Logger | undefined) {
   const timeoutMs = wholeNumber(flags.timeout, 'timeout', 1, 600_000);
   const retries = wholeNumber(flags.retries, 'retries', 0, 10);
+  const requestsPerSecond = wholeNumber(flags.rate, 'rate', 1, 1_000_000);
   return {
+    ...(requestsPerSecond === undefined ? {} : { rateLimit: { requestsPerSecond } }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(retries === undefined ? {} : { retry: retries === 0 ? (false as const) : { retries } }),
     ...(logger === undefined ? {} : { logger }),
@@ -125,7 +132,9 @@ export async function connectHashScan(
   observers: readonly Observer[] = [],
 ): Promise<Connection<HashScanClient>> {
   const { env } = diagnostics.io;
-  return connect(flags, concurrency, HASHSCAN_SOURCES, (sandbox, agent) => {
+  // `--redis`: the shared cache and the fleet for this run (a Redis that does not answer leaves it on its own).
+  const { fleet, close: closeFleet } = await openFleet(flags.redis, diagnostics);
+  const connection = await connect(flags, concurrency, HASHSCAN_SOURCES, (sandbox, agent) => {
     const apiKey = sandbox?.apiKey ?? flags['api-key'] ?? env.HASHSCAN_API_KEY;
     diagnostics.secrets.add(apiKey);
     return new HashScanClient({
@@ -133,11 +142,22 @@ export async function connectHashScan(
       dispatcher: agent,
       // Large enough to merge repeated hashes of a big folder or list; answers are small.
       cache: { max: 100_000 },
+      ...(fleet === undefined ? {} : { fleet }),
       ...common(flags, diagnostics.logger()),
       // The observer seam (the adaptive concurrency limit reads retries and rate-gate pauses there).
       ...(observers.length === 0 ? {} : { [INTERNAL_OBSERVERS]: observers }),
     });
+  }).catch(async (error: unknown) => {
+    await closeFleet();
+    throw error;
   });
+  return {
+    client: connection.client,
+    close: async () => {
+      await connection.close();
+      await closeFleet();
+    },
+  };
 }
 
 /** An `SmsClient` from flags, then `SMS_*` variables, or an in-process sandbox with `--sandbox`. */

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { byteLines } from './input/byte-lines.js';
 import { nameText } from './names.js';
 
 /** Longest line taken as a hash line (a hash, two spaces, a path of up to `PATH_MAX` bytes, with room to spare). */
@@ -57,4 +58,33 @@ export async function* readInput(path: string, onBytes?: (bytes: number) => void
     onBytes?.((chunk as Buffer).length);
     yield chunk as Buffer;
   }
+}
+
+/**
+ * A hash line whose name is text: `lookup --queue` sends lines through Redis
+ * as JSON, so a name that is not UTF-8 travels in its `\xNN` form there.
+ */
+export interface TextHashLine {
+  readonly line: number;
+  readonly hash: string;
+  readonly name?: string;
+}
+
+/** The hash lines of `input`, read as bytes in bounded memory (an over-long line keeps its cut start as hash). */
+export async function* readTextHashLines(
+  input: AsyncIterable<Buffer | string> | Iterable<Buffer>,
+): AsyncGenerator<TextHashLine, void, undefined> {
+  async function* chunks(): AsyncGenerator<Buffer | string, void, undefined> {
+    yield* input;
+  }
+  for await (const raw of byteLines(chunks(), MAX_LINE_BYTES)) {
+    const parsed = parseHashLine(raw.bytes, raw.number, raw.length);
+    if (parsed !== undefined) yield textHashLine(parsed);
+  }
+}
+
+export function textHashLine(line: HashLine): TextHashLine {
+  return line.name === undefined
+    ? { line: line.line, hash: line.hash }
+    : { line: line.line, hash: line.hash, name: nameText(line.name) };
 }

@@ -24,6 +24,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/lookup.js')).lookupCommand,
   },
   {
+    name: 'worker',
+    summary: 'process the chunks of `lookup --queue` runs (BullMQ), until stopped',
+    load: async () => (await import('./queue/worker-command.js')).workerCommand,
+  },
+  {
     name: 'sms send',
     summary: 'send one template SMS',
     load: async () => (await import('./commands/sms-send.js')).smsSendCommand,

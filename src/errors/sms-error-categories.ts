@@ -26,6 +26,8 @@ const RATE_LIMIT = [
   'Throttling',
   'Throttling.User',
   'Throttling.Api',
+  // This package's own fleet-wide sending limits (`fleet.limits`).
+  'SEND_LIMITED',
 ] as const;
 
 const RECIPIENT = [

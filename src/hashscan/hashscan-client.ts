@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { optionalMs } from '../config/numbers.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hashscan-error.js';
+import { Fleet } from '../fleet/fleet.js';
 import { type NormalizedHash, normalizeHash } from '../hashing/hash-algorithm.js';
 import type { Observers } from '../observe/observers.js';
 import { observeOperation } from '../observe/operation.js';
@@ -21,7 +22,7 @@ import { checkEntry, isOutcome } from './batch-outcome.js';
 import { NO_CACHE_STATS, VerdictCache } from './cache/verdict-cache.js';
 import { callerAbortError } from './caller-abort.js';
 import { LookupExchange, type LookupSettings } from './lookup-exchange.js';
-import { notDetectedSchema } from './response-schema.js';
+import { allowedExtraFields, notDetectedSchema } from './response-schema.js';
 import type {
   HashScanClientOptions,
   HashScanStats,
@@ -66,6 +67,7 @@ export class HashScanClient {
   readonly #observers: Observers;
   readonly #redact: Redactor;
   readonly #cache: VerdictCache | undefined;
+  readonly #fleet: Fleet | undefined;
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
   readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
@@ -82,17 +84,16 @@ export class HashScanClient {
     this.#redact = key.redact;
     const observers = clientObservers(options, { client: 'hashscan', baseUrl: () => this.baseUrl, owner: this });
     const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, this.#redact, observers);
-    this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse });
     this.#observers = settings.observers;
     this.baseUrl = settings.baseUrl;
     if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {
       throw new ConfigurationError('sourceId', 'must be a non-empty string');
     }
     this.sourceId = options.sourceId ?? settings.baseUrl;
-    const allowed = options.allowedExtraFields ?? [];
-    if (!Array.isArray(allowed) || !allowed.every((name) => typeof name === 'string')) {
-      throw new ConfigurationError('allowedExtraFields', 'must be an array of field names');
-    }
+    this.#fleet = Fleet.of(options.fleet, { ...settings, name: 'hashscan', service: this.sourceId });
+    const fleetGate = this.#fleet?.gate;
+    this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse, fleetGate });
+    const allowed = allowedExtraFields(options.allowedExtraFields);
     this.#notDetected = notDetectedSchema(allowed);
     this.#lookups = {
       apiKey: this.#apiKey,
@@ -104,7 +105,7 @@ export class HashScanClient {
     this.#cache =
       options.cache === false
         ? undefined
-        : new VerdictCache(options.cache ?? {}, {
+        : new VerdictCache(this.#fleet?.cacheOptions(options.cache ?? {}) ?? options.cache ?? {}, {
             sourceId: this.sourceId,
             // A fixed key may seal shared entries by default; a provider's keys rotate, so it needs `cache.secret`.
             apiKey: key.fixedKey,
@@ -192,7 +193,7 @@ export class HashScanClient {
 
   /** Requests, retries, cache hits per level, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
   stats(): HashScanStats {
-    return { ...this.#transport.stats(), cache: this.#cache?.stats() ?? NO_CACHE_STATS };
+    return { ...this.#transport.stats(), cache: this.#cache?.stats() ?? NO_CACHE_STATS, ...this.#fleet?.counted };
   }
 
   /** The effective settings (see {@link HashScanClient.toJSON}); never the API key. */
@@ -204,7 +205,7 @@ export class HashScanClient {
   toJSON(): Record<string, unknown> {
     const { baseUrl, ...transport } = this.#summary;
     const cache = this.#cache === undefined ? false : { ...this.#cache.settings, size: this.#cache.size };
-    return { baseUrl, sourceId: this.sourceId, ...transport, cache };
+    return { baseUrl, sourceId: this.sourceId, ...transport, cache, ...this.#fleet?.described };
   }
 
   /** An entry of any type (never converted to a string) as an outcome. */
@@ -262,7 +263,7 @@ export class HashScanClient {
     });
   }
 
-  /** The lookup shared by concurrent callers: the shared store (when set), else the service. */
+  /** The lookup shared by concurrent callers: the shared store (when set), else the service (once per fleet). */
   #lookup(
     query: NormalizedHash,
     signal: AbortLike,
@@ -277,7 +278,8 @@ export class HashScanClient {
     if (recalled === undefined) return this.#ask(query, signal, progress, totalTimeoutMs, trace);
     return recalled.then((stored) => {
       if (trace !== undefined) trace.level(stored === undefined ? 'miss' : 'hit', 'shared');
-      return stored ?? this.#ask(query, signal, progress, totalTimeoutMs, trace);
+      const ask = () => this.#ask(query, signal, progress, totalTimeoutMs, trace);
+      return stored ?? this.#fleet?.lookups?.run(query.hash, ask, () => this.#cache?.poll(query), signal) ?? ask();
     });
   }
 

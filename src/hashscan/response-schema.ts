@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfigurationError } from '../errors/configuration-error.js';
 
 /** `YYYY-MM-DD HH:MM:SS`, the only shape the spec gives for observation times. */
 const SEEN_AT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -72,4 +73,13 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], prefix = '')
     }
     return `${path === '' ? 'body' : path}: ${issue.message}`;
   });
+}
+
+/** The `allowedExtraFields` option, checked: an array of field names (none by default). */
+export function allowedExtraFields(value: unknown): readonly string[] {
+  const allowed = value ?? [];
+  if (!Array.isArray(allowed) || !allowed.every((name) => typeof name === 'string')) {
+    throw new ConfigurationError('allowedExtraFields', 'must be an array of field names');
+  }
+  return allowed;
 }

@@ -1,3 +1,5 @@
+import type { FleetStats } from '../fleet/fleet.js';
+import type { HashScanFleetOptions } from '../fleet/fleet-options.js';
 import type { TransportStats } from '../transport/resilience/resilience.js';
 import type { CommonClientOptions } from '../transport/settings/client-options.js';
 import type { ApiKeyProvider } from './api-key.js';
@@ -52,6 +54,15 @@ export interface HashScanClientOptions extends CommonClientOptions {
    * @defaultValue `[]`
    */
   readonly allowedExtraFields?: readonly string[] | undefined;
+  /**
+   * Coordination with the other replicas of this service through Redis: one
+   * `429` pause, one `rateLimit` quota and one request per hash for the whole
+   * fleet (see the README's "Running a fleet"). The fleet's Redis also serves
+   * as `cache.store` unless you set one. Fails open: while Redis is down or
+   * slow, each replica runs on its own.
+   * @defaultValue none: each replica on its own
+   */
+  readonly fleet?: HashScanFleetOptions | undefined;
 }
 
 /** Per-call options of {@link HashScanClient.scan}. */
@@ -110,4 +121,6 @@ export interface ScanIterableOptions extends Omit<ScanManyOptions, 'onProgress'>
 export interface HashScanStats extends TransportStats {
   /** Cache counters; all zero when the cache is off. */
   readonly cache: CacheStats;
+  /** Fleet counters; `undefined` without the `fleet` option. */
+  readonly fleet?: FleetStats | undefined;
 }

@@ -95,6 +95,26 @@ export type ObserverEvent =
       readonly reason: 'timeout' | 'error';
       readonly code: string;
     }
+  /**
+   * The fleet's Redis failed (`unavailable`: each replica runs on its own
+   * until it answers again) or answers again (`resumed`); said once each way.
+   * `code` is the Redis client's error code or name only, never its message.
+   */
+  | {
+      readonly type: 'fleet';
+      readonly client: ClientName;
+      readonly state: 'unavailable' | 'resumed';
+      readonly code?: string;
+    }
+  /** The fleet's Redis client would queue commands while disconnected (said once, when the client is built). */
+  | { readonly type: 'fleet:offline-queue'; readonly client: ClientName; readonly setting: string }
+  /** A send refused by the fleet's sending limits before any request (`SEND_LIMITED`); names the limit, never the number. */
+  | {
+      readonly type: 'fleet:limited';
+      readonly client: ClientName;
+      readonly limit: string;
+      readonly retryAfterMs: number;
+    }
   /** A shared cache entry failed its checks (bad MAC, wrong hash …) and was ignored. */
   | { readonly type: 'cache:rejected'; readonly client: ClientName; readonly hash: string; readonly reason: string }
   /** The SMS client learnt the service's clock offset from a `Date` header and corrects its timestamps by it. */

@@ -12,6 +12,8 @@ const LOGGED: readonly ObserverEventType[] = [
   'store',
   'breaker',
   'cache:rejected',
+  'fleet',
+  'fleet:offline-queue',
 ];
 
 /**
@@ -71,6 +73,29 @@ export function logSubscriber(logger: Logger): Observer | undefined {
             { client: event.client, clockOffsetMs: event.offsetMs },
           );
           return;
+        case 'fleet':
+          if (event.state === 'unavailable') {
+            emitLine(
+              logger,
+              'warn',
+              `${event.client}: the fleet's Redis failed (${event.code ?? 'error'}); each replica runs on its own until it answers again`,
+              { client: event.client, code: event.code ?? 'error', reason: 'FLEET_UNAVAILABLE' },
+            );
+          } else {
+            emitLine(logger, 'info', `${event.client}: the fleet's Redis answers again; fleet coordination resumed`, {
+              client: event.client,
+              reason: 'FLEET_RESUMED',
+            });
+          }
+          break;
+        case 'fleet:offline-queue':
+          emitLine(
+            logger,
+            'warn',
+            `${event.client}: the fleet's Redis client queues commands while disconnected; create it with { ${event.setting} } so an outage fails fast and nothing is replayed later`,
+            { client: event.client, reason: 'FLEET_OFFLINE_QUEUE' },
+          );
+          break;
         case 'store:failed': {
           const now = performance.now();
           if (now - storeLoggedAt < STORE_LOG_INTERVAL_MS) {

@@ -18,4 +18,5 @@ export {
 } from './signing/index.js';
 export { type SendSmsOptions, SmsClient, type SmsClientOptions } from './sms-client.js';
 export type { SmsCredentials, SmsCredentialsProvider } from './sms-credentials.js';
+export type { SmsStats } from './sms-stats.js';
 export type { TemplateParams } from './template-param.js';

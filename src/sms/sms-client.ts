@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { positiveMs } from '../config/numbers.js';
+import { SmsFleet, type SmsFleetOptions } from '../fleet/sms-fleet.js';
 import type { SendOperation } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
 import { observeOperation } from '../observe/operation.js';
@@ -8,7 +9,6 @@ import type { Redactor } from '../secrets/redact.js';
 import { SecretSet } from '../secrets/secret-set.js';
 import { clientObservers } from '../telemetry/publishers.js';
 import { Transport } from '../transport/call/transport.js';
-import type { TransportStats } from '../transport/resilience/resilience.js';
 import {
   type ClientDefaults,
   type CommonClientOptions,
@@ -20,8 +20,8 @@ import { ClockOffset } from './clock-offset.js';
 import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
 import { newSendState, type SendDeps, sendExchange } from './send-exchange.js';
-import { checkSendOptions } from './send-options.js';
-import { type SendSmsRequest, toSendParams } from './send-request.js';
+import { type CheckedSendOptions, checkSendOptions } from './send-options.js';
+import { type SendSmsParams, type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
 import {
   type SigningKeys,
@@ -31,6 +31,7 @@ import {
 } from './sms-credentials.js';
 import { createSmsRedactor, maskAccessKeyId, type SmsSecrets } from './sms-redactor.js';
 import { resolveSmsSettings } from './sms-settings.js';
+import type { SmsStats } from './sms-stats.js';
 
 /** What this client sets for itself in the shared transport settings. */
 const SMS_DEFAULTS: ClientDefaults = { baseUrlEnv: 'SMS_BASE_URL', name: 'sms', cooldownMs: 10_000 };
@@ -107,6 +108,11 @@ export interface SmsClientOptions extends CommonClientOptions {
    * @defaultValue `false`
    */
   readonly retryUnknownOutcome?: boolean | undefined;
+  /**
+   * One `429` pause, one `rateLimit` quota and optional sending limits for every replica, through Redis
+   * (README: "Running a fleet"). Fails open. @defaultValue none: each replica on its own
+   */
+  readonly fleet?: SmsFleetOptions | undefined;
 }
 
 /** Per-call options of {@link SmsClient.send}. */
@@ -156,6 +162,7 @@ export class SmsClient {
   readonly #retryUnknownOutcome: boolean;
   readonly #totalTimeoutMs: number | undefined;
   readonly #summary: TransportSummary;
+  readonly #fleet: SmsFleet | undefined;
   /** The checked base URL. */
   readonly baseUrl: string;
   /** Default method of {@link SmsClient.send}. */
@@ -173,8 +180,10 @@ export class SmsClient {
     });
     const observers = clientObservers(options, { client: 'sms', baseUrl: () => this.baseUrl, owner: this });
     const settings = resolveTransportSettings(options, SMS_DEFAULTS, this.#redact, observers);
+    this.#fleet = SmsFleet.of(options.fleet, { ...settings, service: settings.baseUrl });
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
-    this.#transport = new Transport({ ...settings, describeResponse: describeSmsResponse, trackWrites: true });
+    const sending = { describeResponse: describeSmsResponse, trackWrites: true, fleetGate: this.#fleet?.gate };
+    this.#transport = new Transport({ ...settings, ...sending });
     this.#totalTimeoutMs = settings.totalTimeoutMs;
     this.#observers = settings.observers;
     this.baseUrl = settings.baseUrl;
@@ -219,8 +228,12 @@ export class SmsClient {
    * @throws {SmsError} for every other outcome; read `code` and `outcome`.
    */
   async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
-    const { method, signal, totalTimeoutMs } = checkSendOptions(options, this.method);
+    const checked = checkSendOptions(options, this.method);
     const params = toSendParams(request);
+    return this.#fleet?.guard(params.PhoneNumbers, () => this.#send(params, checked)) ?? this.#send(params, checked);
+  }
+
+  async #send(params: SendSmsParams, { method, signal, totalTimeoutMs }: CheckedSendOptions): Promise<SendSmsResult> {
     const state = newSendState();
     const observers = this.#observers;
     const op: SendOperation | undefined = observers.active
@@ -245,8 +258,8 @@ export class SmsClient {
   }
 
   /** Requests, retries, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
-  stats(): TransportStats {
-    return this.#transport.stats();
+  stats(): SmsStats {
+    return { ...this.#transport.stats(), ...this.#fleet?.counted };
   }
 
   /** The effective settings (see {@link SmsClient.toJSON}); never the secret, the key id only masked. */
@@ -270,6 +283,7 @@ export class SmsClient {
       retryUnknownOutcome: this.#retryUnknownOutcome,
       clockOffsetMs: this.#clock.offsetMs,
       ...transport,
+      ...this.#fleet?.described,
     };
   }
 

@@ -11,10 +11,13 @@ import {
   type CommonClientOptions,
   type DecisionPolicy,
   decide,
+  type FleetOptions,
   type HashFilesOptions,
   HashScanClient,
   type HashScanClientOptions,
+  type HashScanFleetOptions,
   type RateLimitOptions,
+  type RecipientLimits,
   type RetryBudgetOptions,
   type RetryOptions,
   type ScanCacheOptions,
@@ -28,6 +31,8 @@ import {
   SmsClient,
   type SmsClientOptions,
   type SmsCredentials,
+  type SmsFleetOptions,
+  type SmsLimitsOptions,
   type TelemetryOptions,
 } from '../../src/index.js';
 import type {
@@ -72,6 +77,11 @@ type Checked = [
   AcceptsUndefined<RefusesUndefined<HashScanServiceOptions>>,
   AcceptsUndefined<RefusesUndefined<SmsServiceOptions>>,
   AcceptsUndefined<RefusesUndefined<RecordForOptions>>,
+  AcceptsUndefined<RefusesUndefined<FleetOptions>>,
+  AcceptsUndefined<RefusesUndefined<HashScanFleetOptions>>,
+  AcceptsUndefined<RefusesUndefined<SmsFleetOptions>>,
+  AcceptsUndefined<RefusesUndefined<SmsLimitsOptions>>,
+  AcceptsUndefined<RefusesUndefined<RecipientLimits>>,
   AcceptsUndefined<RefusesUndefined<TelemetryOptions>>,
 ];
 
@@ -92,6 +102,7 @@ const clientKeys: Omit<AllUndefined<HashScanClientOptions>, 'baseUrl' | 'apiKey'
   fetch: undefined,
   dispatcher: undefined,
   logger: undefined,
+  fleet: undefined,
   telemetry: undefined,
 };
 
@@ -205,6 +216,7 @@ describe('an explicit undefined means "not set", at run time too', () => {
         regionId: undefined,
         version: undefined,
         retryUnknownOutcome: undefined,
+        fleet: undefined,
       } satisfies Omit<AllUndefined<SmsClientOptions>, keyof typeof required | keyof typeof common>);
       expect(explicit.toJSON()).toEqual(defaults.toJSON());
       const request: SendSmsRequest = {

@@ -4,11 +4,14 @@ import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VE
 import { wholeNumber } from '../config.js';
 import { type HashLine, MAX_LINE_BYTES } from '../hash-lines.js';
 import { Diagnostics, flushed } from '../io.js';
+import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
 import { openLookupInput } from '../lookup-input.js';
 import { prepareLookups } from '../lookups/lookups.js';
 import { nameCells } from '../names.js';
-import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
+import { createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
+import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
+import { QUEUE_HELP, QUEUE_OPTIONS, queuedLookup } from '../queue/lookup-flags.js';
 import { errorCells, type OutcomeView, outcomeCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { UsageError } from '../usage-error.js';
@@ -16,6 +19,8 @@ import { UsageError } from '../usage-error.js';
 const OPTIONS = {
   ...OUTPUT_OPTIONS,
   ...CONNECTION_OPTIONS,
+  ...REDIS_OPTION,
+  ...QUEUE_OPTIONS,
   'api-key': { type: 'string' },
   concurrency: { type: 'string' },
   workers: { type: 'string' },
@@ -41,6 +46,9 @@ Input:
                         only what was not (failed lookups included)
 
 ${VERDICT_HELP}
+${REDIS_HELP}
+
+${QUEUE_HELP}
 
 Examples:
   hashscan-sms lookup --sandbox 275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f
@@ -58,6 +66,8 @@ export const lookupCommand: Command = {
     const format = oneOf(values.format, FORMATS, 'format', 'table');
     const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
+    if (values.queue !== undefined)
+      return queuedLookup(values, positionals, { format, failOn, policy }, { io, signal });
     const pinned = wholeNumber(values.concurrency, 'concurrency', 1, 1024);
     const workers = wholeNumber(values.workers, 'workers', 1, 64) ?? 1;
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
@@ -72,21 +82,7 @@ export const lookupCommand: Command = {
         throw error;
       },
     );
-    const columns: Column[] = [
-      { key: 'line', width: 6 },
-      { key: 'decision', width: 8 },
-      { key: 'verdict', width: 12 },
-      { key: 'detail', width: 28 },
-      { key: 'hash', width: 0 },
-    ];
-    const csvColumns: Column[] = [
-      ...columns,
-      { key: 'name', width: 0 },
-      { key: 'source', width: 0 },
-      { key: 'error', width: 0 },
-      { key: 'nameBase64', width: 0 },
-    ];
-    const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env);
+    const writer = createWriter(format, format === 'csv' ? LOOKUP_CSV_COLUMNS : LOOKUP_COLUMNS, io.out, io.env);
 
     const emit = (line: HashLine, cells: Row, settled: boolean): void => {
       const decision = cells.decision as keyof DecisionTally;

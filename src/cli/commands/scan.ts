@@ -10,6 +10,7 @@ import { prepareLookups } from '../lookups/lookups.js';
 import { nameCells, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
+import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
 import { errorCells, type OutcomeView, outcomeCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { UsageError } from '../usage-error.js';
@@ -18,6 +19,7 @@ import { walk } from '../walk.js';
 const OPTIONS = {
   ...OUTPUT_OPTIONS,
   ...CONNECTION_OPTIONS,
+  ...REDIS_OPTION,
   'api-key': { type: 'string' },
   concurrency: { type: 'string' },
   workers: { type: 'string' },
@@ -45,6 +47,7 @@ Scanning:
   --hash-concurrency N  files read at once (default 8)
 
 ${VERDICT_HELP}
+${REDIS_HELP}
 
 Examples:
   hashscan-sms scan --sandbox ./examples

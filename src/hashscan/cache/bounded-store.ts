@@ -1,4 +1,5 @@
 import type { Observers } from '../../observe/observers.js';
+import { errorCode } from '../../util/error-code.js';
 import { OutcomeWindow } from '../../util/outcome-window.js';
 
 /**
@@ -140,7 +141,7 @@ export class BoundedStore {
       else this.#recent.record(false, undefined, performance.now());
       return outcome;
     } catch (error) {
-      this.#failed(operation, probe, 'error', describe(error));
+      this.#failed(operation, probe, 'error', errorCode(error));
       return undefined;
     } finally {
       if (probe) this.#probing = false;
@@ -185,17 +186,4 @@ export class BoundedStore {
     this.#recent.reset();
     if (this.#observers.listens('store')) this.#observers.emit({ type: 'store', client: this.#name, state: 'resumed' });
   }
-}
-
-/** An error's `code` or `name` only: messages of store clients may carry connection strings with passwords. */
-function describe(error: unknown): string {
-  if (typeof error !== 'object' || error === null) return typeof error;
-  try {
-    const { code, name } = error as { code?: unknown; name?: unknown };
-    if (typeof code === 'string' && /^[\w.-]{1,64}$/.test(code)) return code;
-    if (typeof name === 'string' && /^[\w.-]{1,64}$/.test(name)) return name;
-  } catch {
-    // A hostile getter: say nothing more.
-  }
-  return 'error';
 }

@@ -114,6 +114,11 @@ export class VerdictCache {
     this.#keyPrefix = sharedCacheKey(context.sourceId, '');
   }
 
+  /** Whether answers are shared with other replicas (a shared store is set). */
+  get shared(): boolean {
+    return this.#store !== undefined;
+  }
+
   /** Entries in the in-process level. */
   get size(): number {
     return this.#memory.size;
@@ -146,15 +151,29 @@ export class VerdictCache {
     return this.#recallShared(this.#store, this.#secret, query);
   }
 
-  async #recallShared(store: BoundedStore, secret: Buffer, query: NormalizedHash): Promise<ScanResult | undefined> {
+  /**
+   * The shared level again, for a lookup already counted as a miss (a
+   * replica polling for another's answer): a hit counts, a miss does not.
+   */
+  poll(query: NormalizedHash): Promise<ScanResult | undefined> {
+    if (this.#store === undefined || this.#secret === undefined) return Promise.resolve(undefined);
+    return this.#recallShared(this.#store, this.#secret, query, false);
+  }
+
+  async #recallShared(
+    store: BoundedStore,
+    secret: Buffer,
+    query: NormalizedHash,
+    countMiss = true,
+  ): Promise<ScanResult | undefined> {
     const stored = await store.get(this.#keyPrefix + query.hash);
     if (stored === undefined || stored === null) {
-      this.#misses += 1;
+      if (countMiss) this.#misses += 1;
       return undefined;
     }
     const opened = openEntry(stored, query, { ...this.#context, secret, now: Date.now() });
     if (!opened.ok) {
-      this.#misses += 1;
+      if (countMiss) this.#misses += 1;
       this.#reject(query.hash, opened.reason);
       return undefined;
     }

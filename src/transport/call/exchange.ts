@@ -6,6 +6,7 @@ import type { AbortLike } from '../../util/abort-like.js';
 import type { UndiciDispatcher } from '../http/dispatcher.js';
 import type { FailurePhase } from '../http/network-failure.js';
 import type { FetchLike, IncomingResponse, OutgoingRequest } from '../http/wire.js';
+import type { FleetGate } from '../resilience/fleet-gate.js';
 import type { ResolvedResilience } from '../resilience/resilience-options.js';
 import type { ResolvedRetry } from './retry-options.js';
 
@@ -49,6 +50,8 @@ export interface TransportSettings {
   readonly name: ClientName;
   /** Retry budget, circuit breaker and rate limits (see `resilience/`). */
   readonly resilience: ResolvedResilience;
+  /** Pause and quota shared with other replicas (the `fleet` option); `undefined` without one. */
+  readonly fleetGate?: FleetGate | undefined;
   /** Reads the service's code and a hint off a response for its `attempt:end` event (only when observed). */
   readonly describeResponse?: DescribeResponse | undefined;
 }

@@ -71,7 +71,7 @@ export class Transport {
     const onBreaker = (key: string, change: Transition): void => {
       if (this.#observers.listens('breaker')) this.#observers.emit(breakerEvent(settings.name, key, change));
     };
-    this.#resilience = new Resilience(settings.resilience, host, onBreaker);
+    this.#resilience = new Resilience(settings.resilience, host, onBreaker, settings.fleetGate);
     const { dispatcher, maxResponseBytes } = settings;
     let start: AttemptContext['start'];
     if (dispatcher === undefined) {

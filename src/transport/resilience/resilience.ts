@@ -1,6 +1,7 @@
 import type { AbortLike } from '../../util/abort-like.js';
 import { parseRetryAfter } from '../http/retry-after.js';
 import { type Admission, CircuitBreaker, type CircuitState, type Transition } from './circuit-breaker.js';
+import type { FleetGate } from './fleet-gate.js';
 import { RateGate } from './rate-gate.js';
 import type { ResolvedResilience } from './resilience-options.js';
 import { RetryBudget } from './retry-budget.js';
@@ -79,6 +80,8 @@ export class Resilience {
   /** One breaker per operation on this client's host. */
   readonly #breakers = new Map<string, CircuitBreaker>();
   readonly #gate: RateGate;
+  /** Pause and quota shared with other replicas (`fleet` option), after this client's own gate. */
+  readonly #fleet: FleetGate | undefined;
   /** Errors of attempts that timed out: a retry after one costs more. */
   readonly #timeouts = new WeakSet<object>();
   #requests = 0;
@@ -87,17 +90,22 @@ export class Resilience {
   #rejected = 0;
   #opened = 0;
 
-  constructor(settings: ResolvedResilience, host = '', onBreaker: BreakerListener = () => {}) {
+  constructor(settings: ResolvedResilience, host = '', onBreaker: BreakerListener = () => {}, fleet?: FleetGate) {
     this.#settings = settings;
     this.#host = host;
     this.#onBreaker = onBreaker;
+    this.#fleet = fleet;
     this.#budget = settings.budget === undefined ? undefined : new RetryBudget(settings.budget);
     this.#gate = new RateGate(settings.rate, settings.maxPauseMs);
   }
 
   /** Waits out a 429 pause or the rate limit; `undefined` (no promise) when nothing holds the attempt. */
   pass(signal: AbortLike | undefined, onAbort: () => Error): Promise<void> | undefined {
-    return this.#gate.pass(signal, onAbort);
+    const local = this.#gate.pass(signal, onAbort);
+    const fleet = this.#fleet;
+    if (fleet === undefined) return local;
+    if (local === undefined) return fleet.pass(signal, onAbort);
+    return local.then(() => fleet.pass(signal, onAbort));
   }
 
   /**
@@ -139,7 +147,10 @@ export class Resilience {
     if (status === 429) {
       // Rate limiting says nothing about the service's health: the breaker does not count it.
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-      if (retryAfterMs !== undefined && retryAfterMs > 0) this.#gate.pause(retryAfterMs);
+      if (retryAfterMs !== undefined && retryAfterMs > 0) {
+        this.#gate.pause(retryAfterMs);
+        this.#fleet?.pause(retryAfterMs);
+      }
     }
     ticket.transient = FAILING_STATUSES.has(status);
     return response;

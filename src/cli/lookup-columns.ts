@@ -1,0 +1,19 @@
+import type { Column } from './output/index.js';
+
+/** The columns of `lookup`'s results, local or queued: the same rows either way. */
+export const LOOKUP_COLUMNS: readonly Column[] = [
+  { key: 'line', width: 6 },
+  { key: 'decision', width: 8 },
+  { key: 'verdict', width: 12 },
+  { key: 'detail', width: 28 },
+  { key: 'hash', width: 0 },
+];
+
+/** CSV has room for every field. */
+export const LOOKUP_CSV_COLUMNS: readonly Column[] = [
+  ...LOOKUP_COLUMNS,
+  { key: 'name', width: 0 },
+  { key: 'source', width: 0 },
+  { key: 'error', width: 0 },
+  { key: 'nameBase64', width: 0 },
+];

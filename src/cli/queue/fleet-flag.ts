@@ -1,0 +1,38 @@
+import type { HashScanFleetOptions } from '../../index.js';
+import { errorCode } from '../../util/error-code.js';
+import type { Diagnostics } from '../io.js';
+import { UsageError } from '../usage-error.js';
+import { connectRedis, redisUrl } from './redis-connection.js';
+
+/** `--redis URL` of `scan` and `lookup`: the shared cache and fleet coordination for a local run. */
+export const REDIS_OPTION = { redis: { type: 'string' } } as const;
+
+export const REDIS_HELP = `  --redis URL           share verdicts, the 429 pause, the rate limit and in-flight
+                        lookups with other runs and replicas through this Redis
+                        (redis:// or rediss://; needs the optional package ioredis).
+                        Redis down: the run goes on alone, and says so once`;
+
+/** The fleet of a local run, or none; a Redis that does not answer leaves the run on its own (it says so). */
+export async function openFleet(
+  value: string | undefined,
+  diagnostics: Diagnostics,
+): Promise<{ fleet: HashScanFleetOptions | undefined; close(): Promise<void> }> {
+  if (value === undefined) return { fleet: undefined, close: async () => {} };
+  const url = redisUrl(value, '--redis', diagnostics);
+  let redis: Awaited<ReturnType<typeof connectRedis>>;
+  try {
+    redis = await connectRedis(url, '--redis', 'fleet');
+  } catch (error) {
+    if (error instanceof UsageError) throw error; // ioredis is not installed
+    diagnostics.line(
+      `hashscan-sms: --redis: no answer from Redis (${errorCode(error)}); running without the shared cache and fleet`,
+    );
+    return { fleet: undefined, close: async () => {} };
+  }
+  return {
+    fleet: { redis },
+    close: async () => {
+      redis.disconnect();
+    },
+  };
+}

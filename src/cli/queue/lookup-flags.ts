@@ -1,0 +1,65 @@
+import type { DecisionPolicy } from '../../index.js';
+import { SecretMask } from '../../secrets/secret-mask.js';
+import type { CommandContext } from '../command.js';
+import { wholeNumber } from '../config.js';
+import { Diagnostics } from '../io.js';
+import type { Format } from '../output/index.js';
+import { UsageError } from '../usage-error.js';
+import { runQueuedLookup } from './producer.js';
+import { DEFAULT_CHUNK_SIZE } from './queue-room.js';
+import { queueSecret } from './seal.js';
+
+/** The flags `lookup` gains for batches across machines. */
+export const QUEUE_OPTIONS = {
+  queue: { type: 'string' },
+  'run-id': { type: 'string' },
+  'chunk-size': { type: 'string' },
+} as const;
+
+export const QUEUE_HELP = `Across machines (BullMQ; needs the optional packages bullmq and ioredis):
+  --queue URL           split the input into chunk jobs on this Redis and print what
+                        \`hashscan-sms worker --queue URL\` processes (any number, any
+                        machine), in input order, same formats and exit statuses
+  --run-id ID           the run's id (default: from a digest of the input); a second
+                        producer with the same id and input resumes the run
+  --chunk-size N        lines per chunk job (default ${DEFAULT_CHUNK_SIZE})
+  Results are sealed by the workers and checked here with HASHSCAN_QUEUE_SECRET, else
+  the API key: give the producer the same one as the workers`;
+
+/** `lookup --queue …`: the flags a local run would use, checked, then the producer. */
+export function queuedLookup(
+  values: {
+    readonly queue?: string;
+    readonly 'run-id'?: string;
+    readonly 'chunk-size'?: string;
+    readonly input?: string;
+    readonly resume?: string;
+    readonly redis?: string;
+    readonly quiet?: boolean;
+    readonly verbose?: boolean;
+    readonly sandbox?: boolean;
+    readonly 'api-key'?: string;
+  },
+  positionals: readonly string[],
+  output: { readonly format: Format; readonly failOn: 'review' | 'block'; readonly policy: DecisionPolicy },
+  context: CommandContext,
+): Promise<number> {
+  if (values.resume !== undefined) {
+    throw new UsageError('lookup: --queue runs resume by --run-id, not --resume (the state is in the queue)');
+  }
+  const diagnostics = new Diagnostics(context.io, new SecretMask(), values.verbose === true);
+  return runQueuedLookup(
+    {
+      queue: values.queue ?? '',
+      runId: values['run-id'],
+      chunkSize: wholeNumber(values['chunk-size'], 'chunk-size', 1, 100_000) ?? DEFAULT_CHUNK_SIZE,
+      input: values.input,
+      positionals,
+      ...output,
+      quiet: values.quiet === true,
+      secret: queueSecret(values, context.io.env),
+    },
+    diagnostics,
+    context,
+  );
+}

@@ -1,0 +1,162 @@
+import { positiveMs } from '../config/numbers.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { FleetRedisClient } from './redis-link.js';
+
+/*
+ * The `fleet` option of both clients, and its check. Imports nothing but the
+ * configuration error and the shared millisecond check.
+ */
+
+/**
+ * State shared by every replica of a service through Redis: one `429` pause,
+ * one `rateLimit` quota and (lookups) one request per hash for the whole
+ * fleet. Every feature fails open: while Redis is down or slow, each replica
+ * behaves as it would without `fleet`, and the log says so once.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from 'redis'
+ * const redis = await createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true }).connect()
+ * const client = new HashScanClient({ rateLimit: { requestsPerSecond: 50 }, fleet: { redis } })
+ * ```
+ */
+export interface FleetOptions {
+  /**
+   * A connected node-redis (v5 or later) or ioredis client that the
+   * application owns (and closes). Turn its offline queue off
+   * (`disableOfflineQueue: true`, ioredis `enableOfflineQueue: false`) so that
+   * an outage fails fast instead of queueing commands to replay later.
+   */
+  readonly redis: FleetRedisClient;
+  /**
+   * Start of every key the fleet writes. Replicas with the same prefix share
+   * one pause, one quota and their lookups; give each service (or each API
+   * key with its own quota) a prefix of its own.
+   * @defaultValue `"hashscan-sms"`
+   */
+  readonly prefix?: string | undefined;
+  /**
+   * Longest wait for one Redis call, in ms. A slower, failing or absent Redis
+   * is left alone for a second at a time, and each replica runs on its own meanwhile.
+   * @defaultValue 50
+   */
+  readonly timeoutMs?: number | undefined;
+}
+
+/**
+ * The `fleet` option of `HashScanClient`: {@link FleetOptions}, plus how long
+ * a replica waits for another's lookup of the same hash.
+ *
+ * @example
+ * ```ts
+ * new HashScanClient({ fleet: { redis, prefix: 'scanner:prod', lookupWaitMs: 3_000 } })
+ * ```
+ */
+export interface HashScanFleetOptions extends FleetOptions {
+  /**
+   * When another replica is already asking the service about a hash, the
+   * longest this one waits for its sealed answer in the shared cache before
+   * asking for itself, in ms; `0` turns the fleet-wide single request per
+   * hash off. Needs the shared cache (the fleet's Redis serves as
+   * `cache.store` unless you set one).
+   * @defaultValue 5000
+   */
+  readonly lookupWaitMs?: number | undefined;
+}
+
+/**
+ * Sending limits per phone number, in the shape of the vendor's own
+ * `isv.BUSINESS_LIMIT_CONTROL` rules. Each is counted over the whole fleet
+ * in a window that starts with the first message to that number.
+ *
+ * @example
+ * ```ts
+ * { perMinute: 1, perHour: 5, perDay: 10 }
+ * ```
+ */
+export interface RecipientLimits {
+  /** Messages per phone number per minute. @defaultValue no limit */
+  readonly perMinute?: number | undefined;
+  /** Messages per phone number per hour. @defaultValue no limit */
+  readonly perHour?: number | undefined;
+  /** Messages per phone number per day (24 hours). @defaultValue no limit */
+  readonly perDay?: number | undefined;
+}
+
+/**
+ * The `fleet` option of `SmsClient`: {@link FleetOptions}, plus sending
+ * limits checked before any request (a send over a limit is refused with
+ * `SEND_LIMITED`, `outcome: 'not_sent'`).
+ *
+ * @example
+ * ```ts
+ * new SmsClient({
+ *   fleet: { redis, limits: { perRecipient: { perMinute: 1, perHour: 5, perDay: 10 }, dailyBudget: 50_000 } },
+ * })
+ * ```
+ */
+export interface SmsFleetOptions extends FleetOptions {
+  /** Sending limits, checked before any request. @defaultValue none */
+  readonly limits?: SmsLimitsOptions | undefined;
+}
+
+/**
+ * The sending limits of {@link SmsFleetOptions}.
+ *
+ * @example
+ * ```ts
+ * { perRecipient: { perMinute: 1, perHour: 5 }, dailyBudget: 50_000 }
+ * ```
+ */
+export interface SmsLimitsOptions {
+  /** Per phone number; the guard against OTP pumping. @defaultValue none */
+  readonly perRecipient?: RecipientLimits | undefined;
+  /**
+   * Messages the whole fleet may send per UTC day, counted one per phone
+   * number of each send (a text long enough to be billed as several
+   * messages still counts one: set the budget with that in mind).
+   * @defaultValue none
+   */
+  readonly dailyBudget?: number | undefined;
+}
+
+/** Fleet settings with defaults filled in. */
+export interface ResolvedFleet {
+  readonly redis: FleetRedisClient;
+  readonly prefix: string;
+  readonly timeoutMs: number;
+}
+
+export const DEFAULT_FLEET_PREFIX = 'hashscan-sms';
+export const DEFAULT_FLEET_TIMEOUT_MS = 50;
+export const DEFAULT_LOOKUP_WAIT_MS = 5_000;
+
+/** Checks the common part of `fleet`. */
+export function resolveFleet(options: FleetOptions): ResolvedFleet {
+  if (typeof options !== 'object' || options === null) throw new ConfigurationError('fleet', 'must be an object');
+  const prefix = options.prefix ?? DEFAULT_FLEET_PREFIX;
+  if (typeof prefix !== 'string' || prefix === '' || prefix.length > 200) {
+    throw new ConfigurationError('fleet.prefix', 'must be a non-empty string of at most 200 characters');
+  }
+  if (options.redis === undefined) throw new ConfigurationError('fleet.redis', 'is required');
+  return {
+    redis: options.redis,
+    prefix,
+    timeoutMs: positiveMs(options.timeoutMs, 'fleet.timeoutMs', DEFAULT_FLEET_TIMEOUT_MS),
+  };
+}
+
+/** A whole number of at least 1 (or absent). */
+export function countLimit(value: unknown, option: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new ConfigurationError(option, 'must be a whole number of at least 1');
+  }
+  return value;
+}
+
+/** `lookupWaitMs`: 0 (off) or a valid wait. */
+export function lookupWait(value: unknown): number {
+  if (value === 0) return 0;
+  return positiveMs(value as number | undefined, 'fleet.lookupWaitMs', DEFAULT_LOOKUP_WAIT_MS);
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { AbortLike } from '../util/abort-like.js';
+import { sleep } from '../util/sleep.js';
+import { type RedisLink, UNAVAILABLE } from './redis-link.js';
+
+/*
+ * One request per hash across the fleet. The replica that wins `SET NX PX`
+ * on the hash's key asks the service; the answer reaches the shared cache
+ * (sealed) before the key is released. Another replica polls the shared
+ * cache for that sealed entry, and asks for itself once the key is gone
+ * without an entry (the owner failed), once its bounded wait is over, or when
+ * Redis fails: never a hang, and never a verdict but the service's or a
+ * sealed entry's.
+ */
+
+/** Deletes the key only if it still holds this replica's token (it may have expired and been taken since). */
+const RELEASE_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+const FIRST_POLL_MS = 5;
+const LONGEST_POLL_MS = 100;
+
+/** Counters of the fleet's lookups, for `stats().fleet`. */
+export interface SingleFlightCounters {
+  /** Lookups this replica asked the service for as the fleet's owner of the hash. */
+  owned: number;
+  /** Lookups answered by another replica's request (its sealed entry). */
+  joined: number;
+  /** Waits that ended with asking for itself: owner gone without an answer, wait over, or Redis failing. */
+  gaveUp: number;
+}
+
+/** The fleet-wide single request per hash of one `HashScanClient`. */
+export class FleetLookups {
+  readonly #link: RedisLink;
+  readonly #keyPrefix: string;
+  readonly #waitMs: number;
+  readonly counters: SingleFlightCounters = { owned: 0, joined: 0, gaveUp: 0 };
+
+  constructor(link: RedisLink, options: { readonly keyPrefix: string; readonly waitMs: number }) {
+    this.#link = link;
+    this.#keyPrefix = `${options.keyPrefix}:lookup:`;
+    this.#waitMs = options.waitMs;
+  }
+
+  /**
+   * `ask()` once for the fleet: as the owner of `hash`, or after another
+   * replica's answer did not come (`poll()` reads the shared cache). An
+   * aborted `signal` ends the wait with `ask()`, which then fails as aborted.
+   */
+  async run<T>(
+    hash: string,
+    ask: () => Promise<T>,
+    poll: () => Promise<T | undefined> | undefined,
+    signal: AbortLike,
+  ): Promise<T> {
+    const key = this.#keyPrefix + hash;
+    const token = randomUUID();
+    const claimed = await this.#link.command(['SET', key, token, 'PX', String(this.#waitMs), 'NX']);
+    if (claimed === 'OK') {
+      this.counters.owned += 1;
+      try {
+        return await ask();
+      } finally {
+        void this.#link.command(['EVAL', RELEASE_SCRIPT, '1', key, token]);
+      }
+    }
+    if (claimed === UNAVAILABLE) return ask();
+    const answer = await this.#await(key, poll, signal);
+    if (answer !== undefined) {
+      this.counters.joined += 1;
+      return answer;
+    }
+    this.counters.gaveUp += 1;
+    return ask();
+  }
+
+  /** The owner's answer from the shared cache, or `undefined` when there will be none to wait for. */
+  async #await<T>(
+    key: string,
+    poll: () => Promise<T | undefined> | undefined,
+    signal: AbortLike,
+  ): Promise<T | undefined> {
+    const deadline = performance.now() + this.#waitMs;
+    for (let delay = FIRST_POLL_MS; performance.now() < deadline; delay = Math.min(delay * 1.5, LONGEST_POLL_MS)) {
+      try {
+        await sleep(Math.ceil(Math.min(delay, deadline - performance.now())), signal, () => new Error('aborted'));
+      } catch {
+        return undefined;
+      }
+      const answer = await poll();
+      if (answer !== undefined) return answer;
+      // Checked after the poll: an owner that answered released the key after storing the entry.
+      const owner = await this.#link.command(['PTTL', key]);
+      if (owner === UNAVAILABLE || (typeof owner === 'number' && owner < 0)) {
+        // Gone: the entry may have landed between the poll and the check.
+        return poll();
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,8 @@
+import type { SmsFleetStats } from '../fleet/sms-fleet.js';
+import type { TransportStats } from '../transport/resilience/resilience.js';
+
+/** Counters of `SmsClient.stats()`: the transport's, and the fleet's when `fleet` is set. */
+export interface SmsStats extends TransportStats {
+  /** Fleet counters; `undefined` without the `fleet` option. */
+  readonly fleet?: SmsFleetStats | undefined;
+}

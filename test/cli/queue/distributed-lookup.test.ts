@@ -1,0 +1,177 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { hashes } from '../../fleet/fleet-helpers.js';
+import { startLookupService } from '../../fleet/lookup-service.js';
+import { describeWithRedis } from '../../helpers/redis.js';
+import { type RedisServer, startRedisServer } from '../../helpers/redis-server.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
+import { CLI_PATH } from '../build-cli.js';
+import { cliEnv, collect } from '../run-cli.js';
+
+const dir = useTempDir();
+
+/** The result rows of an output, each as text (JSON re-serialized), without the header. */
+function rowsOf(stdout: string, format: string): string[] {
+  if (format === 'json') return (JSON.parse(stdout) as unknown[]).map((row) => JSON.stringify(row));
+  const lines = stdout.split(/\r?\n/).filter((line) => line !== '');
+  return format === 'ndjson' ? lines : lines.slice(1);
+}
+
+/** Orders rows by their line number (the first number in the row). */
+const byLine = (a: string, b: string): number => Number(/\d+/.exec(a)?.[0]) - Number(/\d+/.exec(b)?.[0]);
+const API_KEY = 'queue-test-api-key';
+
+/** The built CLI in a child process, with the service's key in its environment. */
+function cli(args: readonly string[], baseUrl: string): ChildProcess {
+  return spawn(process.execPath, [CLI_PATH, ...args], {
+    env: cliEnv({ HASHSCAN_API_KEY: API_KEY, HASHSCAN_BASE_URL: baseUrl }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+// The queue's Redis is one of this file's own: killing a worker must not leave state for other files.
+describeWithRedis('lookup --queue and worker: batches across machines on BullMQ', () => {
+  let redis: RedisServer;
+  const closers: Array<() => Promise<unknown>> = [];
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  it('three workers over 6,000 lines, one killed -9 mid-run: every line once, in order, the hit, exit 1, each hash sent at most twice', async () => {
+    redis = await startRedisServer();
+    closers.push(() => redis.stop());
+    const list = hashes(6_000, 'queue');
+    const hit = list[4_321] as string;
+    const service = await startLookupService(20, undefined, (hash) => hash === hit);
+    closers.push(() => service.close());
+    const input = join(dir, 'six-thousand.txt');
+    writeFileSync(input, `# stored hashes\n${list.join('\n')}\n`);
+
+    const workerArgs = ['worker', '--queue', redis.url, '--lock-ms', '2000', '--concurrency', '16', '-q'];
+    const workers = [0, 1, 2].map(() => cli(workerArgs, service.url));
+    const finished = workers.map((worker) => collect(worker));
+    const producer = collect(
+      cli(['lookup', '--queue', redis.url, '--input', input, '--chunk-size', '200', '-f', 'ndjson'], service.url),
+    );
+    // One worker dies without a word once a quarter of the lines have reached the service.
+    while (service.arrivals.length < 1_500) await new Promise((resolve) => setTimeout(resolve, 20));
+    workers[0]?.kill('SIGKILL');
+
+    const run = await producer;
+    expect(run.code).toBe(1);
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { line: number; hash: string; verdict: string; decision: string });
+    expect(rows.map((row) => row.line)).toEqual(list.map((_, index) => index + 2));
+    expect(rows.map((row) => row.hash)).toEqual(list);
+    expect(rows.filter((row) => row.verdict !== 'not_detected')).toEqual([
+      expect.objectContaining({ line: 4_323, hash: hit, verdict: 'malicious', decision: 'block' }),
+    ]);
+    const sent = new Map<string, number>();
+    for (const { hash } of service.arrivals) sent.set(hash, (sent.get(hash) ?? 0) + 1);
+    expect(sent.size).toBe(6_000);
+    expect(Math.max(...sent.values())).toBeLessThanOrEqual(2);
+
+    // A second producer with the same input resumes the run: same output, nothing asked again.
+    const before = service.arrivals.length;
+    const again = await collect(
+      cli(['lookup', '--queue', redis.url, '--input', input, '--chunk-size', '200', '-f', 'ndjson'], service.url),
+    );
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe(run.stdout);
+    expect(again.stderr).toContain('resuming 6000 lines in 30 chunks');
+    expect(service.arrivals.length).toBe(before);
+
+    // The same run id with another input is refused.
+    writeFileSync(join(dir, 'other.txt'), `${list[0]}\n`);
+    const runId = /run (\w+):/.exec(again.stderr)?.[1] ?? '';
+    const other = await collect(
+      cli(['lookup', '--queue', redis.url, '--input', join(dir, 'other.txt'), '--run-id', runId], service.url),
+    );
+    expect(other.code).toBe(64);
+    expect(other.stderr).toContain('started with another input');
+
+    // The surviving workers stop cleanly on SIGTERM.
+    workers[1]?.kill('SIGTERM');
+    workers[2]?.kill('SIGTERM');
+    const ends = await Promise.all(finished);
+    expect(ends.map((end) => end.signal ?? end.code)).toEqual(['SIGKILL', 0, 0]);
+  }, 90_000);
+
+  it('--redis on lookup shares verdicts between runs; a Redis that does not answer leaves the run on its own', async () => {
+    const own = await startRedisServer();
+    closers.push(() => own.stop());
+    const list = hashes(50, 'redis-flag');
+    const service = await startLookupService(1, undefined, (hash) => hash === list[7]);
+    closers.push(() => service.close());
+    const args = ['lookup', '--redis', own.url, '-f', 'ndjson', ...list];
+    const first = await collect(cli(args, service.url));
+    expect(first.code).toBe(1);
+    expect(service.arrivals).toHaveLength(50);
+    const second = await collect(cli(args, service.url));
+    expect(second.code).toBe(1);
+    expect(second.stdout).toBe(first.stdout);
+    expect(service.arrivals).toHaveLength(50);
+
+    await own.stop();
+    const alone = await collect(cli(args, service.url));
+    expect(alone.code).toBe(1);
+    expect(alone.stdout).toBe(first.stdout);
+    expect(alone.stderr).toContain('running without the shared cache and fleet');
+    expect(service.arrivals).toHaveLength(100);
+  }, 30_000);
+
+  it('prints what a local run prints, in every format, with input on stdin', async () => {
+    const own = await startRedisServer();
+    closers.push(() => own.stop());
+    const list = hashes(40, 'formats');
+    const service = await startLookupService(1, undefined, (hash) => hash === list[3]);
+    closers.push(() => service.close());
+    const input = `${list.slice(0, 20).join('\n')}\nnot-a-hash\n\n# comment\n${list.slice(20).join('  file name.bin\n')}  last.bin\n`;
+    const worker = cli(['worker', '--queue', own.url, '-q'], service.url);
+    const stopped = collect(worker);
+    for (const format of ['ndjson', 'csv', 'json', 'table']) {
+      const local = await collect(cli(['lookup', '-f', format, '-q'], service.url), input);
+      const queued = await collect(
+        cli(['lookup', '--queue', own.url, '-f', format, '-q', '--chunk-size', '7'], service.url),
+        input,
+      );
+      expect(queued.code).toBe(local.code);
+      // A local run prints rows as they settle; the queued one in input order: the same rows either way.
+      expect(rowsOf(queued.stdout, format)).toEqual(rowsOf(local.stdout, format).sort(byLine));
+      expect(rowsOf(queued.stdout, format)).toEqual(rowsOf(queued.stdout, format).sort(byLine));
+    }
+    worker.kill('SIGTERM');
+    expect((await stopped).code).toBe(0);
+  }, 60_000);
+
+  it('a result written to Redis by anyone but a worker of the run is an error row, never a verdict', async () => {
+    const own = await startRedisServer();
+    closers.push(() => own.stop());
+    const list = hashes(3, 'forged');
+    const { Redis } = await import('ioredis');
+    const redisClient = new Redis(own.url);
+    closers.push(async () => redisClient.disconnect());
+    // No worker runs: "results" planted before the producer starts, each a clean verdict for its own hash.
+    for (const [index, hash] of list.entries()) {
+      const clean = JSON.stringify({ verdict: 'not_detected', hash });
+      await redisClient.hset('hashscan-sms:queue:run:forged:chunk:0', String(index + 1), `${'A'.repeat(43)}.${clean}`);
+    }
+    const run = await collect(
+      cli(['lookup', '--queue', own.url, '--run-id', 'forged', '-f', 'ndjson', ...list], 'http://127.0.0.1:9'),
+    );
+    expect(run.code).toBe(2);
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows).toEqual(
+      list.map((hash, index) =>
+        expect.objectContaining({ line: index + 1, hash, verdict: 'error', error: 'QUEUE_BAD_RECORD' }),
+      ),
+    );
+  }, 30_000);
+});
