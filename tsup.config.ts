@@ -32,10 +32,11 @@ export const CLI_BANNER = [
  */
 export const CLI_CHUNK_NAMES = 'cli-chunks/[name]-[hash]';
 
-/** The bin, and scan's hashing thread (src/cli/hashing/). */
+/** The bin, scan's hashing thread (src/cli/hashing/) and the lookup threads of `--workers` (src/cli/lookups/). */
 export const CLI_ENTRIES = {
   cli: 'src/cli/bin.ts',
   'cli-hash-thread': 'src/cli/hashing/hash-thread.ts',
+  'cli-lookup-thread': 'src/cli/lookups/lookup-thread.ts',
 };
 
 /**

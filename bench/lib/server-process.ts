@@ -4,7 +4,10 @@
  * keeps a request log. It answers every lookup with the documented
  * non-detection body, checks the api_key and counts lookups. With
  * BENCH_DELAY_MS it answers each lookup that many milliseconds late (a remote
- * service), so concurrency, not CPU, decides.
+ * service), so concurrency, not CPU, decides. With BENCH_RATE it admits
+ * that many lookups a second (a token bucket holding a tenth of a second's
+ * worth) and answers the rest 429 with `Retry-After: 1`, as a rate-limited
+ * service does.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,10 +20,32 @@ const body = Buffer.from(
 );
 const headers = { 'content-type': 'application/json', 'content-length': String(body.length) };
 const denied = Buffer.from(JSON.stringify({ status: 'error', message: 'bad api_key' }));
+const rate = Number(process.env.BENCH_RATE ?? '0');
+const burst = Math.max(1, rate / 10);
+let tokens = burst;
+let filled = performance.now();
+const tooMany = Buffer.from(JSON.stringify({ status: 'error', message: 'rate limited' }));
 let lookups = 0;
+let refused = 0;
+
+/** Takes a token; `false` when the bucket is empty. */
+function admit(): boolean {
+  if (rate <= 0) return true;
+  const now = performance.now();
+  tokens = Math.min(burst, tokens + ((now - filled) / 1000) * rate);
+  filled = now;
+  if (tokens < 1) return false;
+  tokens -= 1;
+  return true;
+}
 
 const server = createServer((req, res) => {
   if (req.url?.startsWith(prefix) === true) {
+    if (!admit()) {
+      refused += 1;
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end(tooMany);
+      return;
+    }
     lookups += 1;
     if (delayMs > 0) setTimeout(() => res.writeHead(200, headers).end(body), delayMs);
     else res.writeHead(200, headers).end(body);
@@ -35,10 +60,11 @@ server.listen(0, '127.0.0.1', () => {
 });
 
 process.on('message', (message: string) => {
-  if (message === 'count') process.send?.({ lookups });
+  if (message === 'count') process.send?.({ lookups, refused });
   if (message === 'reset') {
     lookups = 0;
-    process.send?.({ lookups });
+    refused = 0;
+    process.send?.({ lookups, refused });
   }
   if (message === 'close') server.close(() => process.exit(0));
 });

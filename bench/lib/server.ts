@@ -10,6 +10,8 @@ export interface BenchServer {
   readonly delayMs: number;
   /** Lookups answered since the last reset. */
   lookups(): Promise<number>;
+  /** Lookups answered 429 (rate limited) since the last reset. */
+  refused(): Promise<number>;
   reset(): Promise<void>;
   close(): Promise<void>;
 }
@@ -17,18 +19,18 @@ export interface BenchServer {
 /** A key that needs URL-encoding, so every client must encode it to be let in. */
 export const BENCH_API_KEY = 'bench key/+=&1';
 
-function ask(child: ChildProcess, message: string): Promise<{ lookups: number }> {
+function ask(child: ChildProcess, message: string): Promise<{ lookups: number; refused: number }> {
   return new Promise((resolve) => {
-    child.once('message', (reply) => resolve(reply as { lookups: number }));
+    child.once('message', (reply) => resolve(reply as { lookups: number; refused: number }));
     child.send(message);
   });
 }
 
 /** Starts a server process; `delayMs` > 0 makes it a remote-like service answering that late. */
-export async function startServer(delayMs = 0): Promise<BenchServer> {
+export async function startServer(delayMs = 0, ratePerSecond = 0): Promise<BenchServer> {
   const child = fork(fileURLToPath(new URL('./server-process.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, BENCH_API_KEY, BENCH_DELAY_MS: String(delayMs) },
+    env: { ...process.env, BENCH_API_KEY, BENCH_DELAY_MS: String(delayMs), BENCH_RATE: String(ratePerSecond) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const { port } = await new Promise<{ port: number }>((resolve, reject) => {
@@ -40,6 +42,7 @@ export async function startServer(delayMs = 0): Promise<BenchServer> {
     apiKey: BENCH_API_KEY,
     delayMs,
     lookups: async () => (await ask(child, 'count')).lookups,
+    refused: async () => (await ask(child, 'count')).refused,
     reset: async () => {
       await ask(child, 'reset');
     },

@@ -78,13 +78,23 @@ Decisions and exit status:
   --on-error POLICY     review (default) or block: the decision for a file or hash without a trustworthy answer
   --fail-on LEVEL       review (default): exit 2 on any review; block: review alone exits 0
   Exit 0 every input allowed, 1 at least one malicious (block), 2 at least one review
-  and none malicious, 64 usage error, 130 interrupted. A failed lookup is never
-  reported as clean: it is "error" / review.
+  and none malicious, 64 usage error (or a --resume state that does not verify),
+  130 interrupted, 143 terminated, 141 stdout's reader left early (broken pipe).
+  A failed lookup is never reported as clean: it is "error" / review.
+
+File names are bytes: \`path\` shows bytes that are not UTF-8 as \\xNN, and
+\`pathBase64\` (ndjson, json, csv) then holds the exact name. CSV keeps names
+exact, even those a spreadsheet would take for a formula (=, +, -, @).
 
 Connection (flags override the environment):
   --sandbox             run against an in-process local sandbox (offline try-out)
   --base-url URL        default: $HASHSCAN_BASE_URL
   --api-key KEY         default: $HASHSCAN_API_KEY (prefer the variable: flags show in \`ps\`)
-  --concurrency N       lookups in flight (default 16)
+  --concurrency N       pin the lookups in flight to N (1 to 1024); default: adaptive,
+                        from 16, growing while answers keep their latency and backing
+                        off on 429, Retry-After, time-outs and rising latency
+  --workers N           spread the lookups over N threads (1 to 64, default 1), each with
+                        its own event loop, connections and limit (--concurrency is
+                        split between them); one output, one resume state, one status
   --timeout MS          per attempt (default 10000)
   --retries N           retries of transient failures (default 2)`;

@@ -1,5 +1,7 @@
 import { wholeNumberText } from '../config/numbers.js';
 import { ConfigurationError, HashScanClient, type Logger, SmsClient } from '../index.js';
+import type { Observer } from '../observe/events.js';
+import { INTERNAL_OBSERVERS } from '../observe/observers.js';
 // `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import type { Diagnostics } from './io.js';
@@ -127,6 +129,7 @@ export async function connectHashScan(
   flags: ConnectionFlags & { readonly 'api-key'?: string },
   concurrency: number,
   diagnostics: Diagnostics,
+  observers: readonly Observer[] = [],
 ): Promise<Connection<HashScanClient>> {
   const { env } = diagnostics.io;
   // `--redis`: the shared cache and the fleet for this run (a Redis that does not answer leaves it on its own).
@@ -141,6 +144,8 @@ export async function connectHashScan(
       cache: { max: 100_000 },
       ...(fleet === undefined ? {} : { fleet }),
       ...common(flags, diagnostics.logger()),
+      // The observer seam (the adaptive concurrency limit reads retries and rate-gate pauses there).
+      ...(observers.length === 0 ? {} : { [INTERNAL_OBSERVERS]: observers }),
     });
   }).catch(async (error: unknown) => {
     await closeFleet();

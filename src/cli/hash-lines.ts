@@ -1,46 +1,90 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { byteLines } from './input/byte-lines.js';
+import { nameText } from './names.js';
+
+/** Longest line taken as a hash line (a hash, two spaces, a path of up to `PATH_MAX` bytes, with room to spare). */
+export const MAX_LINE_BYTES = 8 * 1024;
 
 /** One hash of the input, with where it came from. */
 export interface HashLine {
   /** 1-based line number in the input (for arguments: their position). */
   readonly line: number;
-  /** The hash as written (checked by the client, not here). */
+  /** The hash as written (checked by the client, not here); for an over-long line, its start, cut. */
   readonly hash: string;
-  /** The file name after the hash, when the line is `sha256sum` output (`<hash>  <name>`). */
-  readonly name?: string;
+  /** The file name after the hash, when the line is `sha256sum` output (`<hash>  <name>`): bytes, as names are. */
+  readonly name?: Buffer;
+  /** Set on a line longer than {@link MAX_LINE_BYTES}: its length in bytes. Such a line is invalid, never looked up. */
+  readonly overlong?: number;
 }
+
+/** ASCII white space, as `\s` would match it in a line of bytes. */
+function isSpace(byte: number | undefined): boolean {
+  return byte === 0x20 || (byte !== undefined && byte >= 0x09 && byte <= 0x0d);
+}
+
+/** Bytes of an over-long line shown in its result (the rest is cut). */
+const SHOWN_OF_OVERLONG = 80;
 
 /**
  * Parses one line: blank lines and `#` comments give `undefined`; otherwise
  * the first word is the hash, and anything after it a file name, so the
  * output of `sha256sum`/`md5sum` (`<hash>  <name>`, `<hash> *<name>`) works
- * as input.
+ * as input. The name stays bytes. A line cut by the reader (`length` beyond
+ * its bytes) is over-long: reported, never parsed.
  */
-export function parseHashLine(text: string, line: number): HashLine | undefined {
-  const trimmed = text.trim();
-  if (trimmed === '' || trimmed.startsWith('#')) return undefined;
-  const match = /^(\S+)(?:\s+\*?(.*))?$/s.exec(trimmed);
-  const hash = match?.[1] ?? trimmed;
-  const name = match?.[2];
-  return name === undefined || name === '' ? { line, hash } : { line, hash, name };
+export function parseHashLine(text: Buffer | string, line: number, length?: number): HashLine | undefined {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+  if (length !== undefined && length > bytes.length) {
+    const shown = nameText(bytes.subarray(0, SHOWN_OF_OVERLONG));
+    return { line, hash: `${shown}…`, overlong: length };
+  }
+  let start = 0;
+  let end = bytes.length;
+  while (start < end && isSpace(bytes[start])) start += 1;
+  while (end > start && isSpace(bytes[end - 1])) end -= 1;
+  if (start === end || bytes[start] === 0x23) return undefined;
+  let word = start;
+  while (word < end && !isSpace(bytes[word])) word += 1;
+  const hash = nameText(bytes.subarray(start, word));
+  let name = word;
+  while (name < end && isSpace(bytes[name])) name += 1;
+  if (bytes[name] === 0x2a) name += 1; // `*`: binary mode in sha256sum's output
+  return name >= end ? { line, hash } : { line, hash, name: bytes.subarray(name, end) };
 }
 
-/** Reads hash lines from a stream, one at a time (flat memory on any input size). */
-export async function* readHashLines(
-  input: NodeJS.ReadableStream,
-  onBytes?: (bytes: number) => void,
-): AsyncGenerator<HashLine, void, undefined> {
-  if (onBytes !== undefined) input.on('data', (chunk: Buffer | string) => onBytes(chunk.length));
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  let number = 0;
-  for await (const text of lines) {
-    number += 1;
-    const parsed = parseHashLine(text, number);
-    if (parsed !== undefined) yield parsed;
+/** Reads the input file in large chunks; `onBytes` sees how much was read (the progress line's share). */
+export async function* readInput(path: string, onBytes?: (bytes: number) => void): AsyncGenerator<Buffer> {
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+    onBytes?.((chunk as Buffer).length);
+    yield chunk as Buffer;
   }
 }
 
-export function openInput(path: string): NodeJS.ReadableStream {
-  return createReadStream(path, { highWaterMark: 256 * 1024 });
+/**
+ * A hash line whose name is text: `lookup --queue` sends lines through Redis
+ * as JSON, so a name that is not UTF-8 travels in its `\xNN` form there.
+ */
+export interface TextHashLine {
+  readonly line: number;
+  readonly hash: string;
+  readonly name?: string;
+}
+
+/** The hash lines of `input`, read as bytes in bounded memory (an over-long line keeps its cut start as hash). */
+export async function* readTextHashLines(
+  input: AsyncIterable<Buffer | string> | Iterable<Buffer>,
+): AsyncGenerator<TextHashLine, void, undefined> {
+  async function* chunks(): AsyncGenerator<Buffer | string, void, undefined> {
+    yield* input;
+  }
+  for await (const raw of byteLines(chunks(), MAX_LINE_BYTES)) {
+    const parsed = parseHashLine(raw.bytes, raw.number, raw.length);
+    if (parsed !== undefined) yield textHashLine(parsed);
+  }
+}
+
+export function textHashLine(line: HashLine): TextHashLine {
+  return line.name === undefined
+    ? { line: line.line, hash: line.hash }
+    : { line: line.line, hash: line.hash, name: nameText(line.name) };
 }

@@ -47,15 +47,26 @@ function safeJson(value: unknown): string {
  * produced faster than a pipe drains; without this pause a long run would
  * queue its whole output in memory.
  */
-export async function backpressure(stream: NodeJS.WritableStream): Promise<void> {
-  if ((stream as { writableNeedDrain?: boolean }).writableNeedDrain === true) {
-    await new Promise<void>((resolve) => stream.once('drain', resolve));
-  }
+export async function backpressure(stream: NodeJS.WritableStream, signal?: AbortSignal): Promise<void> {
+  if ((stream as { writableNeedDrain?: boolean }).writableNeedDrain !== true || signal?.aborted === true) return;
+  // A reader that stopped reading must not hold a SIGTERM or a broken pipe off: the signal ends the wait.
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    stream.once('drain', done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Resolves once everything written to `stream` so far has been handed to the operating system. */
-export function flushed(stream: NodeJS.WritableStream): Promise<void> {
+export function flushed(stream: NodeJS.WritableStream, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    if (signal?.aborted === true) return resolve();
+    // Stopped (a signal, a closed pipe) while a reader holds stdout: do not wait for it.
+    signal?.addEventListener('abort', () => resolve(), { once: true });
     stream.write('', () => resolve());
   });
 }

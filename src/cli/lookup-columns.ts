@@ -15,4 +15,5 @@ export const LOOKUP_CSV_COLUMNS: readonly Column[] = [
   { key: 'name', width: 0 },
   { key: 'source', width: 0 },
   { key: 'error', width: 0 },
+  { key: 'nameBase64', width: 0 },
 ];

@@ -10,6 +10,8 @@ export interface ProgressCounters {
   total: number | undefined;
   /** Share of the input consumed, 0 to 1 (bytes of an input file), when `total` is unknown. */
   fraction: number | undefined;
+  /** Lookups allowed in flight (pinned, or as the adaptive limit stands now). */
+  limit?: number;
 }
 
 const REDRAW_MS = 250;
@@ -64,6 +66,7 @@ export class Progress {
     const share = total !== undefined && total > 0 ? done / total : fraction;
     if (share !== undefined && share > 0 && share < 1) parts.push(`ETA ${duration((seconds * (1 - share)) / share)}`);
     parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
+    if (this.counters.limit !== undefined) parts.push(`${this.counters.limit} in flight max`);
     return parts.join(' · ');
   }
 

@@ -5,6 +5,22 @@
  */
 export class RangeSet {
   readonly #ranges: [number, number][] = [];
+  #size = 0;
+
+  /** How many numbers the set holds. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The smallest number held (`undefined` when empty). */
+  get min(): number | undefined {
+    return this.#ranges[0]?.[0];
+  }
+
+  /** The largest number held (`undefined` when empty). */
+  get max(): number | undefined {
+    return this.#ranges.at(-1)?.[1];
+  }
 
   /** Ranges as {@link RangeSet.toJSON} wrote them; `undefined` unless sorted, disjoint whole numbers. */
   static parse(value: unknown): RangeSet | undefined {
@@ -17,6 +33,7 @@ export class RangeSet {
       if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return undefined;
       if ((start as number) <= last + 1 || (end as number) < (start as number)) return undefined;
       set.#ranges.push([start as number, end as number]);
+      set.#size += (end as number) - (start as number) + 1;
       last = end as number;
     }
     return set;
@@ -44,9 +61,11 @@ export class RangeSet {
     const range = this.#ranges[i];
     if (range === undefined || range[0] > n + 1) {
       this.#ranges.splice(i, 0, [n, n]);
+      this.#size += 1;
       return;
     }
     if (n >= range[0] && n <= range[1]) return;
+    this.#size += 1;
     if (n === range[0] - 1) range[0] = n;
     else range[1] = n; // n === range[1] + 1
     const next = this.#ranges[i + 1];

@@ -15,4 +15,8 @@ export const EXIT = Object.freeze({
   usage: 64,
   /** Stopped by Ctrl-C (128 + SIGINT). */
   interrupted: 130,
+  /** stdout closed by its reader (`… | head`): 128 + SIGPIPE, as shells report a process killed by it. */
+  brokenPipe: 141,
+  /** Stopped by SIGTERM (128 + SIGTERM). */
+  terminated: 143,
 });

@@ -1,10 +1,10 @@
 import type { Dirent } from 'node:fs';
 import { opendir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 
 /** Something the walk met that is not a file to hash. */
 export interface WalkProblem {
-  readonly path: string;
+  /** The name as bytes (see `names.ts`). */
+  readonly path: Buffer;
   /** `unreadable`: could not be listed or inspected (reported as review); the others are skipped. */
   readonly kind: 'unreadable' | 'symlink' | 'loop' | 'special';
   readonly error?: NodeJS.ErrnoException;
@@ -16,27 +16,39 @@ export interface WalkOptions {
   readonly signal?: AbortSignal;
 }
 
+const SLASH = 0x2f;
+
 /**
  * Yields the regular files under `roots`, depth first, streaming each
  * directory (`opendir`) so a folder of millions of entries is never held in
- * memory. Paths named on the command line are followed even when they are
- * symbolic links (as `find -H` does); below them, links are skipped unless
- * `followSymlinks`, and then a directory already on the walk (same device
- * and inode) is reported as a loop instead of entered again.
+ * memory. Names are bytes from end to end (`encoding: 'buffer'`): a name
+ * that is not valid UTF-8 is opened as the operating system gave it, never
+ * through a lossy string. Paths named on the command line are followed even
+ * when they are symbolic links (as `find -H` does); below them, links are
+ * skipped unless `followSymlinks`, and then a directory already on the walk
+ * (same device and inode) is reported as a loop instead of entered again.
  */
-export async function* walk(roots: readonly string[], options: WalkOptions): AsyncGenerator<string, void, undefined> {
+export async function* walk(
+  roots: readonly (string | Buffer)[],
+  options: WalkOptions,
+): AsyncGenerator<Buffer, void, undefined> {
   const seen = new Set<string>();
   for (const root of roots) {
-    yield* visit(root, true, seen, options);
+    yield* visit(typeof root === 'string' ? Buffer.from(root) : root, true, seen, options);
   }
 }
 
+/** `dir/name` as bytes, without doubling a trailing slash. */
+function join(dir: Buffer, name: Buffer): Buffer {
+  return dir[dir.length - 1] === SLASH ? Buffer.concat([dir, name]) : Buffer.concat([dir, Buffer.of(SLASH), name]);
+}
+
 async function* visit(
-  path: string,
+  path: Buffer,
   followThis: boolean,
   seen: Set<string>,
   options: WalkOptions,
-): AsyncGenerator<string, void, undefined> {
+): AsyncGenerator<Buffer, void, undefined> {
   if (isAborted(options)) return;
   let info: Awaited<ReturnType<typeof stat>>;
   try {
@@ -59,10 +71,12 @@ async function* visit(
     return;
   }
   seen.add(id);
-  let dir: AsyncIterable<Dirent>;
+  let dir: AsyncIterable<Dirent<Buffer>>;
   try {
     // 256 entries per read (default 32): a quarter less time listing a folder of 20 000 files.
-    dir = await opendir(path, { bufferSize: 256 });
+    // Node's types know `encoding: 'buffer'` for readdir only; opendir takes it too and gives Buffer names.
+    const bytes = { bufferSize: 256, encoding: 'buffer' as BufferEncoding };
+    dir = (await opendir(path, bytes)) as unknown as AsyncIterable<Dirent<Buffer>>;
   } catch (error) {
     options.onProblem({ path, kind: 'unreadable', error: error as NodeJS.ErrnoException });
     return;

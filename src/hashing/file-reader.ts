@@ -21,7 +21,7 @@ export class ReadBuffers {
   }
 }
 
-const openFd = (path: string): Promise<number> =>
+const openFd = (path: string | Buffer): Promise<number> =>
   new Promise((resolve, reject) => open(path, 'r', (error, fd) => (error ? reject(error) : resolve(fd))));
 const statFd = (fd: number): Promise<Stats> =>
   new Promise((resolve, reject) => fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
@@ -50,7 +50,7 @@ export const SYNC_READ_LIMIT = 256 * 1024;
  * would block the whole process until a writer came. Returns `undefined` when
  * the file does not qualify (too large, not a regular file).
  */
-function readSmallSync(path: string, set: DigestSet, buffers: ReadBuffers): number | undefined {
+function readSmallSync(path: string | Buffer, set: DigestSet, buffers: ReadBuffers): number | undefined {
   const before = statSync(path, { throwIfNoEntry: true });
   if (!before.isFile() || before.size > SYNC_READ_LIMIT) return undefined;
   const fd = openSync(path, 'r');
@@ -78,14 +78,14 @@ function readSmallSync(path: string, set: DigestSet, buffers: ReadBuffers): numb
  * saves the last empty read on every small file (one read for most of them);
  * anything else (a FIFO, a character device, `/proc`) is read to its end.
  */
-export async function readInto(path: string, set: DigestSet, buffers: ReadBuffers): Promise<number> {
+export async function readInto(path: string | Buffer, set: DigestSet, buffers: ReadBuffers): Promise<number> {
   const small = readSmallSync(path, set, buffers);
   if (small !== undefined) return small;
   const fd = await openFd(path);
   try {
     const stats = await statFd(fd);
     if (stats.isDirectory())
-      throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), {
+      throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${String(path)}'`), {
         code: 'EISDIR',
         path,
       });

@@ -39,7 +39,7 @@ export interface FileDigests {
 
 /** `hashFile` with checked algorithms and caller-owned buffers (a folder walk reuses them). */
 export async function digestFile(
-  path: string,
+  path: string | Buffer,
   algorithms: readonly HashAlgorithm[],
   buffers: ReadBuffers,
 ): Promise<FileDigests> {

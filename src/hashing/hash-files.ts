@@ -26,12 +26,20 @@ export interface HashFilesOptions<A extends HashAlgorithm = 'sha256'> {
   readonly signal?: AbortSignal | undefined;
 }
 
+/**
+ * A path as `hashFiles` takes it: a string, or the bytes of the name as the
+ * operating system gave them (`readdir` with `encoding: 'buffer'`). File
+ * names are bytes: one that is not valid UTF-8 does not survive a trip
+ * through a string, so a walk that must open every file passes Buffers.
+ */
+export type FilePath = string | Buffer;
+
 /** A file that was read: its digests and size. */
-export interface HashedFile<A extends HashAlgorithm = 'sha256'> {
+export interface HashedFile<A extends HashAlgorithm = 'sha256', P extends FilePath = string> {
   /** Position of the path in the input, from 0. */
   readonly index: number;
   /** The path as given. */
-  readonly path: string;
+  readonly path: P;
   /** Bytes read. */
   readonly size: number;
   /** One lower-case hex digest per requested algorithm. */
@@ -41,11 +49,11 @@ export interface HashedFile<A extends HashAlgorithm = 'sha256'> {
 }
 
 /** A file that could not be read (removed, unreadable, a directory, …): the batch goes on. */
-export interface UnreadableFile {
+export interface UnreadableFile<P extends FilePath = string> {
   /** Position of the path in the input, from 0. */
   readonly index: number;
   /** The path as given. */
-  readonly path: string;
+  readonly path: P;
   /** The `fs` error, with its `code` (`ENOENT`, `EACCES`, …). */
   readonly error: NodeJS.ErrnoException;
 }
@@ -65,16 +73,16 @@ export interface UnreadableFile {
  * }
  * ```
  */
-export async function* hashFiles<A extends HashAlgorithm = 'sha256'>(
-  paths: Iterable<string> | AsyncIterable<string>,
+export async function* hashFiles<A extends HashAlgorithm = 'sha256', P extends FilePath = string>(
+  paths: Iterable<P> | AsyncIterable<P>,
   options: HashFilesOptions<A> = {},
-): AsyncGenerator<HashedFile<A> | UnreadableFile, void, undefined> {
+): AsyncGenerator<HashedFile<A, P> | UnreadableFile<P>, void, undefined> {
   const algorithms = checkAlgorithms(options.algorithms ?? ['sha256'], 'hashFiles');
   const concurrency = options.concurrency ?? 8;
   if (!isValidConcurrency(concurrency))
     throw new TypeError('hashFiles: concurrency must be a whole number from 1 to 1024');
   const free: ReadBuffers[] = [];
-  const task = async (path: string, index: number): Promise<HashedFile<A> | UnreadableFile> => {
+  const task = async (path: P, index: number): Promise<HashedFile<A, P> | UnreadableFile<P>> => {
     const buffers = free.pop() ?? new ReadBuffers();
     try {
       const { digests, size } = await digestFile(path, algorithms, buffers);
@@ -98,13 +106,14 @@ export async function* hashFiles<A extends HashAlgorithm = 'sha256'>(
 function noop(): void {}
 
 /** Stops pulling paths once `signal` aborts. */
-async function* untilAborted(
-  paths: Iterable<string> | AsyncIterable<string>,
+async function* untilAborted<P extends FilePath>(
+  paths: Iterable<P> | AsyncIterable<P>,
   signal: AbortSignal | undefined,
-): AsyncGenerator<string, void, undefined> {
+): AsyncGenerator<P, void, undefined> {
   for await (const path of paths) {
     if (signal?.aborted === true) return;
-    if (typeof path !== 'string') throw new TypeError('hashFiles: every path must be a string');
+    if (typeof path !== 'string' && !Buffer.isBuffer(path))
+      throw new TypeError('hashFiles: every path must be a string or a Buffer');
     yield path;
   }
 }

@@ -18,5 +18,11 @@ export type { Digests } from './digests.js';
 export type { HashAlgorithm } from './hash-algorithm.js';
 export { hashBytes } from './hash-bytes.js';
 export { hashFile } from './hash-file.js';
-export { type HashedFile, type HashFilesOptions, hashFiles, type UnreadableFile } from './hash-files.js';
+export {
+  type FilePath,
+  type HashedFile,
+  type HashFilesOptions,
+  hashFiles,
+  type UnreadableFile,
+} from './hash-files.js';
 export { hashStream } from './hash-stream.js';

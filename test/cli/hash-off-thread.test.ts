@@ -24,14 +24,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function* walk(list: readonly string[]): AsyncGenerator<string> {
-  yield* list;
+/** Names as the CLI's walk gives them: bytes. */
+async function* walk(list: readonly string[]): AsyncGenerator<Buffer> {
+  for (const path of list) yield Buffer.from(path);
 }
 
 describe('hashing on a thread of its own (scan)', () => {
   it('yields what hashFiles yields: every path once, digests and fs error codes included', async () => {
     const signal = new AbortController().signal;
-    type Result = HashedFile<'sha256' | 'md5'> | UnreadableFile;
+    type Result = HashedFile<'sha256' | 'md5', string> | UnreadableFile;
     const off: Result[] = [];
     for await (const file of hashFilesOffThread(walk(paths), {
       algorithms: ['sha256', 'md5'],
@@ -39,7 +40,7 @@ describe('hashing on a thread of its own (scan)', () => {
       signal,
       threadFile: THREAD,
     })) {
-      off.push(file);
+      off.push({ ...file, path: file.path.toString() } as Result);
     }
     const here: Result[] = [];
     for await (const file of hashFiles(paths, { algorithms: ['sha256', 'md5'] })) here.push(file);
@@ -61,10 +62,10 @@ describe('hashing on a thread of its own (scan)', () => {
   it('stops taking paths once aborted, and ends the thread when the consumer leaves early', async () => {
     const controller = new AbortController();
     let pulled = 0;
-    async function* counted(): AsyncGenerator<string> {
+    async function* counted(): AsyncGenerator<Buffer> {
       for (const path of paths) {
         pulled += 1;
-        yield path;
+        yield Buffer.from(path);
       }
     }
     const seen = [];

@@ -125,7 +125,7 @@ describe.each(MODES)('hashscan-sms lookup ($mode)', { timeout: 30_000 }, ({ mode
       .sort((a, b) => a - b);
     expect(lines).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(second.stderr).toContain('40 hashes: 0 block, 0 review, 40 allow');
-    const saved = JSON.parse(await readFile(state, 'utf8'));
+    const saved = JSON.parse((await readFile(state, 'utf8')).split('\n')[0] as string);
     expect(saved).toMatchObject({ format: 'hashscan-sms-resume', settled: [[1, 40]] });
 
     // A third run has nothing left to ask.

@@ -132,8 +132,13 @@ describe('hash lines', () => {
     expect(parseHashLine('   ', 1)).toBeUndefined();
     expect(parseHashLine('# a comment', 2)).toBeUndefined();
     expect(parseHashLine('  ABCDEF  ', 3)).toEqual({ line: 3, hash: 'ABCDEF' });
-    expect(parseHashLine('abc  some file.txt', 4)).toEqual({ line: 4, hash: 'abc', name: 'some file.txt' });
-    expect(parseHashLine('abc *binary.bin', 5)).toEqual({ line: 5, hash: 'abc', name: 'binary.bin' });
+    expect(parseHashLine('abc  some file.txt', 4)).toEqual({
+      line: 4,
+      hash: 'abc',
+      name: Buffer.from('some file.txt'),
+    });
+    expect(parseHashLine('abc *binary.bin', 5)).toEqual({ line: 5, hash: 'abc', name: Buffer.from('binary.bin') });
+    expect(parseHashLine(Buffer.from('abcdef'), 6, 100_000)).toEqual({ line: 6, hash: 'abcdef…', overlong: 100_000 });
   });
 });
 

@@ -53,11 +53,11 @@ describe('progress display', { timeout: 30_000 }, () => {
     // Drawn at least once while the slow lookup was pending, with its counters.
     expect(screen).toMatch(
       new RegExp(
-        `${CLEAR_LINE.replace('[', '\\[')}\\d+ hashed · \\d+(/\\d+)? looked up · [\\d.]+/s · (ETA \\d+s · )?0 errors`,
+        `${CLEAR_LINE.replace('[', '\\[')}\\d+ hashed · \\d+(/\\d+)? looked up · [\\d.]+/s · (ETA \\d+s · )?0 errors · \\d+ in flight max`,
       ),
     );
     // Once the walk has ended, the line counts against the files found and shows an ETA (as `lookup` does).
-    expect(screen).toMatch(/\d+ hashed · 1\/2 looked up · [\d.]+\/s · ETA \d+s · 0 errors/);
+    expect(screen).toMatch(/\d+ hashed · 1\/2 looked up · [\d.]+\/s · ETA \d+s · 0 errors · \d+ in flight max/);
     // Every drawing is erased: after the last one comes a clear, then only results and the summary.
     const lastDraw = screen.lastIndexOf(' looked up');
     const tail = screen.slice(lastDraw);

@@ -120,6 +120,7 @@ describe.each(MODES)('hashscan-sms scan ($mode)', { timeout: 30_000 }, ({ mode, 
       'path',
       'source',
       'error',
+      'pathBase64',
     ]);
   });
 

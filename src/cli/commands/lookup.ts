@@ -1,20 +1,18 @@
-import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import type { ScanOutcome } from '../../index.js';
+import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
-import { connectHashScan, wholeNumber } from '../config.js';
-import { type HashLine, openInput, parseHashLine, readHashLines } from '../hash-lines.js';
+import { wholeNumber } from '../config.js';
+import { type HashLine, MAX_LINE_BYTES } from '../hash-lines.js';
 import { Diagnostics, flushed } from '../io.js';
 import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
-import { lookUpEach } from '../lookup-pipeline.js';
-import { createWriter, FORMATS } from '../output/index.js';
+import { openLookupInput } from '../lookup-input.js';
+import { prepareLookups } from '../lookups/lookups.js';
+import { nameCells } from '../names.js';
+import { createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
 import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
 import { QUEUE_HELP, QUEUE_OPTIONS, queuedLookup } from '../queue/lookup-flags.js';
-import { type InputIdentity, ResumeState } from '../resume-state.js';
-import { outcomeCells } from '../scan-row.js';
+import { errorCells, type OutcomeView, outcomeCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { UsageError } from '../usage-error.js';
 
@@ -25,6 +23,7 @@ const OPTIONS = {
   ...QUEUE_OPTIONS,
   'api-key': { type: 'string' },
   concurrency: { type: 'string' },
+  workers: { type: 'string' },
   input: { type: 'string', short: 'i' },
   resume: { type: 'string' },
   'fail-on': { type: 'string' },
@@ -69,80 +68,62 @@ export const lookupCommand: Command = {
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
     if (values.queue !== undefined)
       return queuedLookup(values, positionals, { format, failOn, policy }, { io, signal });
-    const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 1024) ?? 16;
+    const pinned = wholeNumber(values.concurrency, 'concurrency', 1, 1024);
+    const workers = wholeNumber(values.workers, 'workers', 1, 64) ?? 1;
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
-    // The input: arguments, a file, or stdin.
-    let lines: AsyncIterable<HashLine> | Iterable<HashLine>;
-    let identity: InputIdentity;
-    if (positionals.length > 0) {
-      lines = positionals.flatMap((text, i) => parseHashLine(text, i + 1) ?? []);
-      identity = { source: 'args', digest: createHash('sha256').update(positionals.join('\n')).digest('hex') };
-    } else if (values.input !== undefined && values.input !== '-') {
-      const path = resolve(values.input);
-      const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-        throw new UsageError(`lookup: cannot read --input ${values.input}: ${error.code ?? error.message}`);
-      });
-      let read = 0;
-      lines = readHashLines(openInput(path), (bytes) => {
-        read += bytes;
-        progress.counters.fraction = info.size > 0 ? read / info.size : undefined;
-      });
-      identity = { source: 'file', path, size: info.size, mtimeMs: info.mtimeMs };
-    } else {
-      if (io.stdin.isTTY === true && values.input === undefined) {
-        throw new UsageError(
-          'lookup: no hashes: pass them as arguments, with --input FILE, or on stdin\nRun `hashscan-sms lookup --help` for usage.',
-        );
-      }
-      lines = readHashLines(io.stdin);
-      identity = { source: 'stdin' };
-    }
-
-    const state = values.resume === undefined ? undefined : ResumeState.open(values.resume, identity);
+    const { lines, state, readSoFar } = await openLookupInput(positionals, values.input, values.resume, io, progress);
     // Results not kept in the state file (all of them without --resume).
     const own: DecisionTally = { allow: 0, block: 0, review: 0 };
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
-    const connection = await connectHashScan(values, concurrency, diagnostics).catch((error: unknown) => {
-      state?.close();
-      throw error;
-    });
+    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
+      (error: unknown) => {
+        state?.close();
+        throw error;
+      },
+    );
     const writer = createWriter(format, format === 'csv' ? LOOKUP_CSV_COLUMNS : LOOKUP_COLUMNS, io.out, io.env);
 
-    async function* unsettled(): AsyncGenerator<HashLine, void, undefined> {
-      for await (const line of lines) if (state?.isSettled(line.line) !== true) yield line;
-    }
-    const report = (line: HashLine, outcome: ScanOutcome): void => {
-      const cells = outcomeCells(outcome, policy);
+    const emit = (line: HashLine, cells: Row, settled: boolean): void => {
       const decision = cells.decision as keyof DecisionTally;
-      progress.counters.looked += 1;
-      if (outcome.verdict === 'error') progress.counters.errors += 1;
       progress.clear();
-      // A failed lookup stays unsettled, so a resumed run asks again; an invalid line would fail the same way.
-      const settled = outcome.verdict !== 'error' || outcome.error.code === 'INVALID_HASH';
-      const row = {
-        line: line.line,
-        hash: line.hash,
-        ...(line.name === undefined ? {} : { name: line.name }),
-        ...cells,
-      };
+      const row = { line: line.line, hash: line.hash, ...(line.name && nameCells('name', line.name)), ...cells };
       if (state !== undefined && settled) {
         // Journaled only once printed: a kill in between prints it again on resume, never loses it.
-        writer.write(row, () => state.record(line.line, decision));
+        writer.write(row, () => state.record(line.line, decision, readSoFar));
       } else {
         writer.write(row);
         own[decision] += 1;
       }
     };
+    const report = (line: HashLine, outcome: OutcomeView): void => {
+      progress.counters.looked += 1;
+      if (outcome.verdict === 'error') progress.counters.errors += 1;
+      // A failed lookup stays unsettled, so a resumed run asks again; an invalid line would fail the same way.
+      emit(line, outcomeCells(outcome, policy), outcome.verdict !== 'error' || outcome.error.code === 'INVALID_HASH');
+    };
+    // An over-long line is an invalid line: never looked up, its text cut in the output.
+    const overlong = (line: HashLine): void => {
+      progress.counters.looked += 1;
+      progress.counters.errors += 1;
+      const message = `line ${line.line} is ${line.overlong} bytes long, more than ${MAX_LINE_BYTES}: not looked up`;
+      emit(line, errorCells({ code: 'LINE_TOO_LONG', message }, decide({ verdict: 'error' }, policy)), true);
+    };
 
     try {
-      await lookUpEach(connection.client, unsettled(), (line) => line.hash, { concurrency, signal }, report, io.out);
+      await lookups.run(
+        lines,
+        (line) => (line.overlong === undefined ? line.hash : undefined),
+        { signal, unlooked: overlong },
+        report,
+        io.out,
+      );
     } finally {
       progress.stop();
       writer.end();
-      await flushed(io.out);
+      await flushed(io.out, signal);
       state?.close();
-      await connection.close();
+      await lookups.close();
     }
     if (signal.aborted) return 130;
     const earlier = state?.counts ?? { allow: 0, block: 0, review: 0 };

@@ -1,16 +1,17 @@
 import { lstat } from 'node:fs/promises';
-import type { HashAlgorithm, HashedFile, ScanOutcome } from '../../index.js';
+import type { HashAlgorithm, HashedFile } from '../../index.js';
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
-import { connectHashScan, wholeNumber } from '../config.js';
+import { wholeNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
 import { Diagnostics } from '../io.js';
-import { lookUpEach } from '../lookup-pipeline.js';
+import { prepareLookups } from '../lookups/lookups.js';
+import { nameCells, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
 import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
-import { errorCells, outcomeCells } from '../scan-row.js';
+import { errorCells, type OutcomeView, outcomeCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { UsageError } from '../usage-error.js';
 import { walk } from '../walk.js';
@@ -21,6 +22,7 @@ const OPTIONS = {
   ...REDIS_OPTION,
   'api-key': { type: 'string' },
   concurrency: { type: 'string' },
+  workers: { type: 'string' },
   'hash-concurrency': { type: 'string' },
   algorithm: { type: 'string', short: 'a', multiple: true },
   'follow-symlinks': { type: 'boolean', short: 'L' },
@@ -86,10 +88,10 @@ export const scanCommand: Command = {
       oneOf(a.trim().toLowerCase(), ALGORITHMS, 'algorithm', 'sha256'),
     );
     const primary = algorithms[0] as HashAlgorithm;
-    const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 1024) ?? 16;
+    const pinned = wholeNumber(values.concurrency, 'concurrency', 1, 1024);
     const hashConcurrency = wholeNumber(values['hash-concurrency'], 'hash-concurrency', 1, 1024) ?? 8;
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
-    const connection = await connectHashScan(values, concurrency, diagnostics);
+    const workers = wholeNumber(values.workers, 'workers', 1, 64) ?? 1;
 
     const columns: Column[] = [
       { key: 'decision', width: 8 },
@@ -99,9 +101,20 @@ export const scanCommand: Command = {
       { key: 'detail', width: 28 },
       { key: 'path', width: 0 },
     ];
-    const csvColumns: Column[] = [...columns, { key: 'source', width: 0 }, { key: 'error', width: 0 }];
+    const csvColumns: Column[] = [
+      ...columns,
+      { key: 'source', width: 0 },
+      { key: 'error', width: 0 },
+      { key: 'pathBase64', width: 0 },
+    ];
     const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env);
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, true);
+    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
+      (error: unknown) => {
+        progress.stop();
+        throw error;
+      },
+    );
     const tally: DecisionTally = { allow: 0, block: 0, review: 0 };
     let skipped = 0;
     const emit = (row: Row): void => {
@@ -109,9 +122,9 @@ export const scanCommand: Command = {
       writer.write(row);
       tally[row.decision as keyof DecisionTally] += 1;
     };
-    const unreadable = (path: string, code: string, message: string): void => {
+    const unreadable = (path: Buffer, code: string, message: string): void => {
       progress.counters.errors += 1;
-      emit({ path, ...errorCells({ code, message }, decide({ verdict: 'error' }, policy)) });
+      emit({ ...nameCells('path', path), ...errorCells({ code, message }, decide({ verdict: 'error' }, policy)) });
     };
 
     const files = walk(positionals, {
@@ -126,11 +139,13 @@ export const scanCommand: Command = {
         skipped += 1;
         if (problem.kind === 'loop') {
           progress.clear();
-          diagnostics.line(`hashscan-sms: skipped ${problem.path}: directory already visited (symbolic link loop)`);
+          diagnostics.line(
+            `hashscan-sms: skipped ${shownName(problem.path)}: directory already visited (symbolic link loop)`,
+          );
         } else if (values.verbose === true) {
           progress.clear();
           const why = problem.kind === 'symlink' ? 'symbolic link not followed (use -L)' : 'not a regular file';
-          diagnostics.line(`hashscan-sms: skipped ${problem.path}: ${why}`);
+          diagnostics.line(`hashscan-sms: skipped ${shownName(problem.path)}: ${why}`);
         }
       },
     });
@@ -141,7 +156,7 @@ export const scanCommand: Command = {
     const updateTotal = (): void => {
       if (walkEnded) progress.counters.total = walked - unhashable;
     };
-    async function* counted(): AsyncGenerator<string, void, undefined> {
+    async function* counted(): AsyncGenerator<Buffer, void, undefined> {
       for await (const path of files) {
         walked += 1;
         yield path;
@@ -149,7 +164,7 @@ export const scanCommand: Command = {
       walkEnded = true;
       updateTotal();
     }
-    async function* hashed(): AsyncGenerator<HashedFile<HashAlgorithm>, void, undefined> {
+    async function* hashed(): AsyncGenerator<HashedFile<HashAlgorithm, Buffer>, void, undefined> {
       for await (const file of hashFilesOffThread(counted(), { algorithms, concurrency: hashConcurrency, signal })) {
         if (file.error !== undefined) {
           unhashable += 1;
@@ -161,25 +176,18 @@ export const scanCommand: Command = {
         yield file;
       }
     }
-    const report = (file: HashedFile<HashAlgorithm>, outcome: ScanOutcome): void => {
+    const report = (file: HashedFile<HashAlgorithm, Buffer>, outcome: OutcomeView): void => {
       progress.counters.looked += 1;
       if (outcome.verdict === 'error') progress.counters.errors += 1;
-      emit({ path: file.path, size: file.size, ...file.digests, ...outcomeCells(outcome, policy) });
+      emit({ ...nameCells('path', file.path), size: file.size, ...file.digests, ...outcomeCells(outcome, policy) });
     };
 
     try {
-      await lookUpEach(
-        connection.client,
-        hashed(),
-        (file) => file.digests[primary],
-        { concurrency, signal },
-        report,
-        io.out,
-      );
+      await lookups.run(hashed(), (file) => file.digests[primary], { signal }, report, io.out);
     } finally {
       progress.stop();
       writer.end();
-      await connection.close();
+      await lookups.close();
     }
     if (signal.aborted) return 130;
     if (values.quiet !== true) {

@@ -24,9 +24,9 @@ export interface OffThreadOptions<A extends HashAlgorithm> {
  * `hashFiles` yields, in completion order, `index` counting the paths given.
  */
 export async function* hashFilesOffThread<A extends HashAlgorithm>(
-  paths: AsyncIterable<string>,
+  paths: AsyncIterable<Buffer>,
   options: OffThreadOptions<A>,
-): AsyncGenerator<HashedFile<A> | UnreadableFile, void, undefined> {
+): AsyncGenerator<HashedFile<A, Buffer> | UnreadableFile<Buffer>, void, undefined> {
   const threadFile = 'threadFile' in options ? options.threadFile : builtThreadFile('cli-hash-thread', import.meta.url);
   if (threadFile === undefined) {
     yield* hashFiles(paths, options);
@@ -34,7 +34,7 @@ export async function* hashFilesOffThread<A extends HashAlgorithm>(
   }
   const job: HashJob = { algorithms: options.algorithms, concurrency: options.concurrency };
   const worker = new Worker(threadFile, { workerData: job });
-  const ready: (HashedFile<A> | UnreadableFile)[] = [];
+  const ready: (HashedFile<A, Buffer> | UnreadableFile<Buffer>)[] = [];
   let done = false;
   let closed = false;
   let failure: { readonly error: unknown } | undefined;
@@ -61,7 +61,7 @@ export async function* hashFilesOffThread<A extends HashAlgorithm>(
   });
 
   const feed = async (): Promise<void> => {
-    let batch: string[] = [];
+    let batch: Buffer[] = [];
     let scheduled = false;
     const post = (): void => {
       scheduled = false;
@@ -116,11 +116,14 @@ export async function* hashFilesOffThread<A extends HashAlgorithm>(
   }
 }
 
-function fromWire<A extends HashAlgorithm>(file: HashedWire | UnreadableWire): HashedFile<A> | UnreadableFile {
+function fromWire<A extends HashAlgorithm>(
+  file: HashedWire | UnreadableWire,
+): HashedFile<A, Buffer> | UnreadableFile<Buffer> {
+  const path = Buffer.from(file.path.buffer, file.path.byteOffset, file.path.byteLength);
   if ('digests' in file) {
-    return { index: file.index, path: file.path, size: file.size, digests: file.digests as HashedFile<A>['digests'] };
+    return { index: file.index, path, size: file.size, digests: file.digests as HashedFile<A>['digests'] };
   }
   const error: NodeJS.ErrnoException = new Error(file.message);
   if (file.code !== undefined) error.code = file.code;
-  return { index: file.index, path: file.path, error };
+  return { index: file.index, path, error };
 }

@@ -15,17 +15,22 @@ if (port === null) throw new Error('hash-thread.js runs as a worker thread');
 const job = workerData as HashJob;
 
 // Paths as the main thread sends them; `hashFiles` pulls them from here.
-const queue: string[] = [];
+const queue: Buffer[] = [];
 let ended = false;
 let wake: (() => void) | undefined;
 port.on('message', (message: ToHasher) => {
-  if ('paths' in message) queue.push(...message.paths);
+  if ('paths' in message) for (const path of message.paths) queue.push(asBuffer(path));
   else ended = true;
   wake?.();
   wake = undefined;
 });
 
-async function* paths(): AsyncGenerator<string, void, undefined> {
+/** A Buffer over the bytes of a Uint8Array that crossed threads (no copy). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+async function* paths(): AsyncGenerator<Buffer, void, undefined> {
   while (true) {
     const path = queue.shift();
     if (path !== undefined) yield path;

@@ -12,12 +12,13 @@ export interface HashJob {
 }
 
 /** To the thread: more paths, or `end` (no more will come: finish and say `done`). */
-export type ToHasher = { readonly paths: readonly string[] } | { readonly end: true };
+export type ToHasher = { readonly paths: readonly Uint8Array[] } | { readonly end: true };
 
 /** A file that could not be read, as it crosses threads (an `Error`'s `code` does not survive the copy). */
 export interface UnreadableWire {
   readonly index: number;
-  readonly path: string;
+  /** Names are bytes; a Buffer crosses threads as a plain Uint8Array. */
+  readonly path: Uint8Array;
   readonly code: string | undefined;
   readonly message: string;
 }
@@ -25,7 +26,7 @@ export interface UnreadableWire {
 /** A file that was read. */
 export interface HashedWire {
   readonly index: number;
-  readonly path: string;
+  readonly path: Uint8Array;
   readonly size: number;
   readonly digests: Readonly<Record<string, string>>;
 }

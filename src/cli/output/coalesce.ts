@@ -8,13 +8,32 @@
  */
 const FLUSH_BYTES = 64 * 1024;
 
-/** The part of a stream the writers use: text, and a callback once it is with the operating system. */
+/**
+ * The part of a stream the writers use: text, and a callback once it is
+ * with the operating system. `written` is never called for text that failed
+ * (a closed pipe): the resume journal must not record what was not printed.
+ */
 export interface LineSink {
   write(text: string, written?: () => void): unknown;
 }
 
+/** A stream as a {@link LineSink}: `written` only on success. */
+export function streamSink(out: NodeJS.WritableStream): LineSink {
+  return {
+    write: (text, written) =>
+      out.write(
+        text,
+        written === undefined
+          ? undefined
+          : (error?: Error | null) => {
+              if (error === undefined || error === null) written();
+            },
+      ),
+  };
+}
+
 /** A sink that batches into `out`; `flush()` sends what is pending now (the writers' `end()` calls it). */
-export function coalescing(out: LineSink): LineSink & { flush(): void } {
+export function coalescing(out: NodeJS.WritableStream | LineSink): LineSink & { flush(): void } {
   let pending: string[] = [];
   let size = 0;
   let callbacks: (() => void)[] = [];
@@ -27,7 +46,8 @@ export function coalescing(out: LineSink): LineSink & { flush(): void } {
     pending = [];
     size = 0;
     callbacks = [];
-    const written = (): void => {
+    const written = (error?: Error | null): void => {
+      if (error !== undefined && error !== null) return;
       for (const callback of done) callback();
     };
     out.write(text, done.length === 0 ? undefined : written);

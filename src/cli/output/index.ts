@@ -1,4 +1,4 @@
-import { coalescing, type LineSink } from './coalesce.js';
+import { coalescing, type LineSink, streamSink } from './coalesce.js';
 import { csvWriter } from './csv.js';
 import { jsonWriter, ndjsonWriter } from './ndjson.js';
 import type { Column, Format, ResultWriter } from './row.js';
@@ -14,7 +14,7 @@ export function createWriter(
   env: NodeJS.ProcessEnv,
 ): ResultWriter {
   // On a terminal each row shows at once, between redraws of the progress line on stderr.
-  if (out.isTTY === true) return formatWriter(format, columns, out, env.NO_COLOR === undefined);
+  if (out.isTTY === true) return formatWriter(format, columns, streamSink(out), env.NO_COLOR === undefined);
   const sink = coalescing(out);
   const writer = formatWriter(format, columns, sink, false);
   return {

@@ -1,3 +1,4 @@
+import { printable } from '../names.js';
 import type { LineSink } from './coalesce.js';
 import type { Column, ResultWriter, Row } from './row.js';
 
@@ -31,10 +32,4 @@ export function tableWriter(out: LineSink, columns: readonly Column[], color: bo
   };
 }
 
-/** Escapes C0/C1 controls and DEL (terminal escapes in a hostile file name). */
-export function printable(value: string | number | undefined): string {
-  if (value === undefined) return '';
-  const text = typeof value === 'number' ? `${value}` : value;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
+export { printable };

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type DecisionPolicy, decide } from '../../index.js';
 import type { CommandContext } from '../command.js';
-import type { HashLine } from '../hash-lines.js';
+import type { TextHashLine as HashLine } from '../hash-lines.js';
 import { backpressure, type Diagnostics, flushed } from '../io.js';
 import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
 import { createWriter, type Format, type Row } from '../output/index.js';

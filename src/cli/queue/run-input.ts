@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { errorCode } from '../../util/error-code.js';
-import { type HashLine, openInput, parseHashLine, readHashLines } from '../hash-lines.js';
+import { parseHashLine, readInput, readTextHashLines, type TextHashLine, textHashLine } from '../hash-lines.js';
 import { UsageError } from '../usage-error.js';
 import type { RunMeta } from './queue-room.js';
 
@@ -18,20 +18,20 @@ import type { RunMeta } from './queue-room.js';
 export interface RunInput {
   readonly meta: RunMeta;
   /** The lines again, in chunks of `chunkSize`. */
-  chunks(): AsyncGenerator<HashLine[], void, undefined>;
+  chunks(): AsyncGenerator<TextHashLine[], void, undefined>;
   /** Removes the temporary copy of standard input, if any. */
   close(): Promise<void>;
 }
 
 type Source = { readonly path: string } | { readonly args: readonly string[] };
 
-function lines(source: Source): AsyncIterable<HashLine> | Iterable<HashLine> {
-  if ('args' in source) return source.args.flatMap((text, i) => parseHashLine(text, i + 1) ?? []);
-  return readHashLines(openInput(source.path));
+function lines(source: Source): AsyncIterable<TextHashLine> | Iterable<TextHashLine> {
+  if ('args' in source) return source.args.flatMap((text, i) => parseHashLine(text, i + 1) ?? []).map(textHashLine);
+  return readTextHashLines(readInput(source.path));
 }
 
-async function* inChunks(source: Source, size: number): AsyncGenerator<HashLine[], void, undefined> {
-  let current: HashLine[] = [];
+async function* inChunks(source: Source, size: number): AsyncGenerator<TextHashLine[], void, undefined> {
+  let current: TextHashLine[] = [];
   for await (const line of lines(source)) {
     current.push(line);
     if (current.length === size) {

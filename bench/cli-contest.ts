@@ -1,0 +1,167 @@
+/**
+ * The CLI contest: `hashscan-sms lookup` against the minimal undici client a
+ * careful user would write (bench/cli/minimal-client.mjs), each a process of
+ * its own reading the same list of distinct SHA-256 hashes, interleaved
+ * round by round, against a loopback service answering after 20 ms:
+ *
+ * - `pinned`: `lookup --concurrency 256`, and the minimal client at 256;
+ * - `adaptive`: `lookup` with no `--concurrency` (the adaptive limit);
+ * - `rate-limited`: `lookup` (adaptive) against a service admitting R
+ *   lookups a second (token bucket) and answering 429 + `Retry-After: 1`
+ *   beyond: the share answered 429, and the lookups a second against R.
+ *
+ * Wall time from spawn to exit, CPU (user + system) of the process from a
+ * preload (bench/cli/cpu-report.cjs). Results go to /dev/null as NDJSON.
+ *
+ *   npm run build && node --import tsx bench/cli-contest.ts [--lines N] [--rounds N] [--rate R]
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { machine } from './lib/machine.js';
+import { startServer } from './lib/server.js';
+import { ratio, summarize } from './lib/stats.js';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number): number => {
+  const at = args.indexOf(`--${name}`);
+  return at === -1 ? fallback : Number(args[at + 1]);
+};
+const LINES = option('lines', 100_000);
+const ROUNDS = option('rounds', 3);
+const RATE = option('rate', 1000);
+const RATE_LINES = option('rate-lines', 30 * RATE);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'cli-contest-'));
+
+function writeList(path: string, count: number, salt: string): void {
+  const lines = Array.from({ length: count }, (_, i) => createHash('sha256').update(`${salt}${i}`).digest('hex'));
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+interface Run {
+  readonly ms: number;
+  readonly cpuUs: number;
+}
+
+/** One contestant run: a process of its own, stdout to /dev/null. */
+function run(command: readonly string[], env: Record<string, string>): Promise<Run> {
+  const cpuFile = join(dir, 'cpu');
+  const out = openSync('/dev/null', 'w');
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--require', join(root, 'bench/cli/cpu-report.cjs'), ...command], {
+    cwd: root,
+    env: { ...process.env, ...env, BENCH_CPU_FILE: cpuFile },
+    stdio: ['ignore', out, 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => {
+      const ms = performance.now() - started;
+      if (code !== 0) reject(new Error(`${command.join(' ')} exited ${code}`));
+      else resolve({ ms, cpuUs: Number(readFileSync(cpuFile, 'utf8')) });
+    });
+  });
+}
+
+const perLookup = (runs: readonly Run[], lines: number) => ({
+  lookupsPerSecond: summarize(
+    runs.map((r) => (lines / r.ms) * 1000),
+    0,
+  ),
+  cpuUsPerLookup: summarize(
+    runs.map((r) => r.cpuUs / lines),
+    1,
+  ),
+});
+
+async function main(): Promise<void> {
+  const list = join(dir, 'hashes.txt');
+  writeList(list, LINES, 'contest ');
+  const server = await startServer(20);
+  const env = { HASHSCAN_BASE_URL: server.url, HASHSCAN_API_KEY: server.apiKey };
+  const cli = ['dist/cli.js', 'lookup', '-q', '-f', 'ndjson', '--input', list];
+  const contestants: Record<string, readonly string[]> = {
+    minimal: ['bench/cli/minimal-client.mjs', list, '256'],
+    pinned: [...cli, '--concurrency', '256'],
+    adaptive: cli,
+  };
+  const runs: Record<string, Run[]> = { minimal: [], pinned: [], adaptive: [] };
+  const names = Object.keys(contestants);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (let i = 0; i < names.length; i += 1) {
+      const name = names[(i + round) % names.length] as string;
+      const result = await run(contestants[name] as string[], env);
+      runs[name]?.push(result);
+      console.error(
+        `round ${round + 1} ${name}: ${Math.round((LINES / result.ms) * 1000)}/s, ${(result.cpuUs / LINES).toFixed(1)} µs CPU/lookup`,
+      );
+    }
+  }
+  await server.close();
+
+  const limited = await startServer(20, RATE);
+  const rateList = join(dir, 'rate.txt');
+  writeList(rateList, RATE_LINES, 'rate ');
+  const rateRuns: { lookupsPerSecond: number; share429: number }[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    await limited.reset();
+    const result = await run(['dist/cli.js', 'lookup', '-q', '-f', 'ndjson', '--input', rateList], {
+      HASHSCAN_BASE_URL: limited.url,
+      HASHSCAN_API_KEY: limited.apiKey,
+    });
+    const refused = await limited.refused();
+    const answered = await limited.lookups();
+    rateRuns.push({ lookupsPerSecond: (RATE_LINES / result.ms) * 1000, share429: refused / (refused + answered) });
+    console.error(
+      `rate-limited round ${round + 1}: ${Math.round((RATE_LINES / result.ms) * 1000)}/s of ${RATE}, ${refused} answered 429`,
+    );
+  }
+  await limited.close();
+
+  const minimal = runs.minimal as Run[];
+  const pinned = runs.pinned as Run[];
+  const adaptive = runs.adaptive as Run[];
+  const results = {
+    machine: machine(),
+    note: 'shared machine (up to 6 other helpers at work): the figures are noisy',
+    lines: LINES,
+    rounds: ROUNDS,
+    serverDelayMs: 20,
+    contestants: {
+      minimal: perLookup(minimal, LINES),
+      pinned256: perLookup(pinned, LINES),
+      adaptive: perLookup(adaptive, LINES),
+    },
+    ratios: {
+      pinnedThroughputVsMinimal: ratio(
+        minimal.map((r) => r.ms),
+        pinned.map((r) => r.ms),
+      ),
+      pinnedCpuVsMinimal: ratio(
+        pinned.map((r) => r.cpuUs),
+        minimal.map((r) => r.cpuUs),
+      ),
+      adaptiveThroughputVsPinned: ratio(
+        pinned.map((r) => r.ms),
+        adaptive.map((r) => r.ms),
+      ),
+    },
+    rateLimited: {
+      ratePerSecond: RATE,
+      lines: RATE_LINES,
+      throughputVsRate: summarize(rateRuns.map((r) => r.lookupsPerSecond / RATE)),
+      share429: summarize(
+        rateRuns.map((r) => r.share429),
+        4,
+      ),
+    },
+  };
+  writeFileSync(join(root, 'bench/results.cli.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(JSON.stringify(results.ratios, null, 2), JSON.stringify(results.rateLimited, null, 2));
+  rmSync(dir, { recursive: true, force: true });
+}
+
+await main();

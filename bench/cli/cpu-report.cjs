@@ -1,0 +1,9 @@
+// Preloaded (`node --require`) into each contestant: at exit, writes the
+// process's CPU time (user + system, µs) to the file named by BENCH_CPU_FILE.
+const { writeFileSync } = require('node:fs');
+process.on('exit', () => {
+  const file = process.env.BENCH_CPU_FILE;
+  if (file === undefined) return;
+  const { user, system } = process.cpuUsage();
+  writeFileSync(file, String(user + system));
+});

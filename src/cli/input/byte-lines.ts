@@ -1,0 +1,81 @@
+/**
+ * The input room: lines of bytes, read in bounded memory, and the digests
+ * that prove later which input was read (for `--resume`). Imports nothing
+ * of the CLI's other rooms.
+ */
+
+/** One line of the input, without its terminator (`\n`, or `\r\n`). */
+export interface RawLine {
+  /** 1-based line number. */
+  readonly number: number;
+  /** The line's bytes; for a line longer than the limit, only its first `limit` bytes. */
+  readonly bytes: Buffer;
+  /** The line's full length in bytes (more than `bytes.length` when cut). */
+  readonly length: number;
+}
+
+/** Sees every byte of the input in order, and each line's end (the resume digests). */
+export interface LineObserver {
+  bytes(chunk: Buffer): void;
+  lineEnd(number: number): void;
+}
+
+const NEWLINE = 0x0a;
+const RETURN = 0x0d;
+
+/**
+ * Splits a stream of bytes into lines. Memory holds at most `limit` bytes
+ * of the current line: the rest of an over-long line is counted (and seen
+ * by `observer`), never kept, so one 50 MiB line without a newline costs no
+ * more than a short one. A last line without a terminator is still a line.
+ */
+export async function* byteLines(
+  input: AsyncIterable<Buffer | string>,
+  limit: number,
+  observer?: LineObserver,
+): AsyncGenerator<RawLine, void, undefined> {
+  let parts: Buffer[] = [];
+  let kept = 0;
+  let length = 0;
+  let number = 0;
+  const keep = (piece: Buffer): void => {
+    length += piece.length;
+    if (kept >= limit) return;
+    const slice = piece.length > limit - kept ? piece.subarray(0, limit - kept) : piece;
+    // A copy: the stream may reuse its chunk, and a slice would pin the whole chunk.
+    parts.push(Buffer.from(slice));
+    kept += slice.length;
+  };
+  const finish = (): RawLine => {
+    number += 1;
+    let bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, kept);
+    let full = length;
+    if (full <= limit && bytes[bytes.length - 1] === RETURN) {
+      bytes = bytes.subarray(0, bytes.length - 1);
+      full -= 1;
+    }
+    parts = [];
+    kept = 0;
+    length = 0;
+    observer?.lineEnd(number);
+    return { number, bytes, length: full };
+  };
+  for await (const chunk of input) {
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let start = 0;
+    while (start < data.length) {
+      const end = data.indexOf(NEWLINE, start);
+      if (end === -1) {
+        const rest = data.subarray(start);
+        observer?.bytes(rest);
+        keep(rest);
+        break;
+      }
+      observer?.bytes(data.subarray(start, end + 1));
+      keep(data.subarray(start, end));
+      start = end + 1;
+      yield finish();
+    }
+  }
+  if (length > 0) yield finish();
+}

@@ -1,0 +1,89 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { type HashLine, MAX_LINE_BYTES, parseHashLine, readInput } from './hash-lines.js';
+import { BlockDigests } from './input/block-digests.js';
+import { byteLines, type RawLine } from './input/byte-lines.js';
+import type { Io } from './io.js';
+import type { Progress } from './progress.js';
+import { ResumeState } from './resume/resume-state.js';
+import type { InputSource } from './resume/state-file.js';
+import { verifiedLines } from './resume/verified-lines.js';
+import { UsageError } from './usage-error.js';
+
+/** The lines `lookup` has to settle, and the resume state they are checked against. */
+export interface LookupInput {
+  /** Hash lines not settled yet, in input order; throws a `UsageError` if a resume state does not verify. */
+  readonly lines: AsyncIterable<HashLine>;
+  readonly state: ResumeState | undefined;
+  /** The digest of the block being read (for a line settled before its block is complete). */
+  readonly readSoFar: () => ReturnType<BlockDigests['prefix']>;
+}
+
+/**
+ * Opens what `lookup` reads (arguments, `--input FILE` or stdin) as lines
+ * of bytes in bounded memory, and with `--resume` the state, which sees the
+ * input's digests as it is read and is checked against them.
+ */
+export async function openLookupInput(
+  positionals: readonly string[],
+  input: string | undefined,
+  resumePath: string | undefined,
+  io: Io,
+  progress: Progress,
+): Promise<LookupInput> {
+  let bytes: AsyncIterable<Buffer | string> | Iterable<Buffer>;
+  let source: InputSource;
+  if (positionals.length > 0) {
+    // Arguments are read as lines of one input: a resume state proves them the same way.
+    bytes = [Buffer.from(positionals.map((arg) => `${arg}\n`).join(''))];
+    source = { source: 'args' };
+  } else if (input !== undefined && input !== '-') {
+    const path = resolve(input);
+    const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`lookup: cannot read --input ${input}: ${error.code ?? error.message}`);
+    });
+    let read = 0;
+    bytes = readInput(path, (count) => {
+      read += count;
+      progress.counters.fraction = info.size > 0 ? read / info.size : undefined;
+    });
+    source = { source: 'file', path };
+  } else {
+    if (io.stdin.isTTY === true && input === undefined) {
+      throw new UsageError(
+        'lookup: no hashes: pass them as arguments, with --input FILE, or on stdin\nRun `hashscan-sms lookup --help` for usage.',
+      );
+    }
+    bytes = io.stdin as AsyncIterable<Buffer | string>;
+    source = { source: 'stdin' };
+  }
+  if (resumePath === undefined) {
+    return { lines: hashLines(byteLines(toAsync(bytes), MAX_LINE_BYTES), undefined), state: undefined, readSoFar };
+  }
+  const state = ResumeState.open(resumePath, source);
+  const digests = new BlockDigests(
+    (digest) => state.noteDigest(digest),
+    (block) => state.recorded(block),
+  );
+  const raw = verifiedLines(byteLines(toAsync(bytes), MAX_LINE_BYTES, digests), digests, state, resumePath);
+  return { lines: hashLines(raw, state), state, readSoFar: () => digests.prefix() };
+}
+
+function readSoFar(): undefined {
+  return undefined;
+}
+
+async function* toAsync<T>(items: AsyncIterable<T> | Iterable<T>): AsyncGenerator<T, void, undefined> {
+  yield* items;
+}
+
+async function* hashLines(
+  raw: AsyncIterable<RawLine>,
+  state: ResumeState | undefined,
+): AsyncGenerator<HashLine, void, undefined> {
+  for await (const line of raw) {
+    if (state?.isSettled(line.number) === true) continue;
+    const parsed = parseHashLine(line.bytes, line.number, line.length);
+    if (parsed !== undefined) yield parsed;
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The resume room: what `lookup --resume STATE` keeps on disk, and the
+ * checks that let a rerun skip a line only when the state proves that the
+ * same input line was answered. Imports the input room's digests and the
+ * CLI's range set and usage error, nothing else.
+ *
+ * This file: the snapshot `STATE`, one JSON line and a SHA-256 of it.
+ */
+import { createHash } from 'node:crypto';
+import { BLOCK_LINES, type BlockDigest } from '../input/block-digests.js';
+import { RangeSet } from '../range-set.js';
+import { UsageError } from '../usage-error.js';
+
+export const FORMAT = 'hashscan-sms-resume';
+export const VERSION = 2;
+
+/** Settled inputs by decision, over every run of the same state file. */
+export interface DecisionCounts {
+  allow: number;
+  block: number;
+  review: number;
+}
+
+/** Where the input came from: shown in messages only (the block digests are what identify it). */
+export type InputSource =
+  | { readonly source: 'file'; readonly path: string }
+  | { readonly source: 'stdin' }
+  | { readonly source: 'args' };
+
+/** One snapshot of a run. */
+export interface Snapshot {
+  /** Random; journal lines are bound to it. */
+  readonly id: string;
+  /** The id of the snapshot this one replaced: its journal, left by a kill, is already in this one. */
+  readonly previous: string | null;
+  readonly input: InputSource;
+  /** Digests of the input read, block by block (every block full but the last). */
+  readonly blocks: readonly BlockDigest[];
+  readonly counts: DecisionCounts;
+  readonly settled: RangeSet;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const ID = /^[0-9a-f]{32}$/;
+
+/** The file's text: the snapshot as one JSON line, then `sha256 <hex of that line>`. */
+export function serializeSnapshot(snapshot: Snapshot): string {
+  const body = JSON.stringify({
+    format: FORMAT,
+    version: VERSION,
+    id: snapshot.id,
+    previous: snapshot.previous,
+    input: snapshot.input,
+    blockLines: BLOCK_LINES,
+    blocks: snapshot.blocks.map((block) => [block.lines, block.digest]),
+    counts: snapshot.counts,
+    settled: snapshot.settled,
+  });
+  return `${body}\nsha256 ${createHash('sha256').update(body).digest('hex')}\n`;
+}
+
+/** Parses and checks a snapshot; any doubt is a usage error (exit 64), never a guess. */
+export function parseSnapshot(text: string, path: string): Snapshot {
+  const refuse = (why: string): UsageError =>
+    new UsageError(`--resume ${path} cannot be trusted (${why}); use a new state file`);
+  const [body, sum, rest] = text.split('\n');
+  if (body === undefined || sum === undefined || (rest !== undefined && rest !== ''))
+    throw refuse('not a hashscan-sms state file');
+  if (sum !== `sha256 ${createHash('sha256').update(body).digest('hex')}`) throw refuse('its checksum does not match');
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw refuse('not JSON');
+  }
+  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  if (record.format !== FORMAT || record.version !== VERSION) throw refuse('not a state file of this version');
+  if (typeof record.id !== 'string' || !ID.test(record.id)) throw refuse('no id');
+  const previous = record.previous;
+  if (previous !== null && (typeof previous !== 'string' || !ID.test(previous))) throw refuse('bad previous id');
+  if (record.blockLines !== BLOCK_LINES) throw refuse('another block size');
+  const blocks = parseBlocks(record.blocks);
+  if (blocks === undefined) throw refuse('bad input digests');
+  const input = parseSource(record.input);
+  if (input === undefined) throw refuse('bad input description');
+  const counts = parseCounts(record.counts);
+  const settled = RangeSet.parse(record.settled);
+  if (counts === undefined || settled === undefined) throw refuse('bad counts or settled lines');
+  if (counts.allow + counts.block + counts.review !== settled.size) {
+    throw refuse(
+      `its counts add up to ${counts.allow + counts.block + counts.review}, its settled lines to ${settled.size}`,
+    );
+  }
+  const covered = coveredLines(blocks);
+  if (settled.min !== undefined && (settled.min < 1 || (settled.max ?? 0) > covered)) {
+    throw refuse('settled lines beyond the input it recorded');
+  }
+  return { id: record.id, previous, input, blocks, counts, settled };
+}
+
+/** Lines covered by block digests (all full but the last). */
+export function coveredLines(blocks: readonly BlockDigest[]): number {
+  const last = blocks.at(-1);
+  return last === undefined ? 0 : last.block * BLOCK_LINES + last.lines;
+}
+
+function parseBlocks(value: unknown): BlockDigest[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const blocks: BlockDigest[] = [];
+  for (const [i, entry] of value.entries()) {
+    if (!Array.isArray(entry) || entry.length !== 2) return undefined;
+    const [lines, digest] = entry as unknown[];
+    if (!Number.isSafeInteger(lines) || typeof digest !== 'string' || !HEX64.test(digest)) return undefined;
+    const n = lines as number;
+    const last = i === value.length - 1;
+    if (n < 1 || n > BLOCK_LINES || (!last && n !== BLOCK_LINES)) return undefined;
+    blocks.push({ block: i, lines: n, digest });
+  }
+  return blocks;
+}
+
+function parseSource(value: unknown): InputSource | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { source, path } = value as { source?: unknown; path?: unknown };
+  if (source === 'file' && typeof path === 'string') return { source, path };
+  if (source === 'stdin' || source === 'args') return { source };
+  return undefined;
+}
+
+function parseCounts(value: unknown): DecisionCounts | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { allow, block, review } = value as Record<string, unknown>;
+  const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+  return isCount(allow) && isCount(block) && isCount(review) ? { allow, block, review } : undefined;
+}
+
+/** A short description of a source, for messages. */
+export function describeSource(input: InputSource): string {
+  return input.source === 'file' ? `file ${input.path}` : input.source;
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { Diagnostics } from '../../../src/cli/io.js';
+import { chooseLimit } from '../../../src/cli/lookups/choose-limit.js';
+import { AdaptiveLimit, FixedLimit, type LimitChange } from '../../../src/cli/lookups/concurrency-limit.js';
+import type { Progress } from '../../../src/cli/progress.js';
+
+/** An adaptive limit on a clock the test moves. */
+function limitOnClock() {
+  let now = 0;
+  const changes: LimitChange[] = [];
+  const limit = new AdaptiveLimit({ now: () => now, onChange: (change) => changes.push(change) });
+  /** One window: the limit's worth of lookups of `latencyMs`, then time moves on a window. */
+  const window = (latencyMs: number, pushedBack = false): number => {
+    now += 150;
+    const count = Math.max(16, limit.current);
+    for (let i = 0; i < count; i += 1) limit.sample(now - latencyMs, latencyMs, pushedBack && i === 0);
+    return limit.current;
+  };
+  return { limit, window, changes, pushBack: () => limit.pushBack() };
+}
+
+describe('the adaptive concurrency limit', () => {
+  it('starts at 16 and doubles while latency holds (slow start)', () => {
+    const { window } = limitOnClock();
+    expect([window(20), window(20), window(20), window(20)]).toEqual([32, 64, 128, 256]);
+  });
+
+  it('backs off on push-back and then stays below the limit that failed', () => {
+    const { window, pushBack, changes } = limitOnClock();
+    window(20);
+    window(20);
+    window(20); // 128
+    pushBack(); // a 429 on the wire
+    const cut = window(20);
+    expect(cut).toBeLessThan(128);
+    expect(changes.at(-1)?.why).toBe('push-back');
+    // No probe for 5 s (20 windows of 150 ms is 3 s): never above the cut.
+    for (let i = 0; i < 20; i += 1) expect(window(20)).toBeLessThanOrEqual(cut);
+  });
+
+  it('after push-back, goes a tenth below what the pace of the service allows: lookups a second times the best latency', () => {
+    let now = 0;
+    const limit = new AdaptiveLimit({ now: () => now, initial: 64 });
+    // A service admitting 1000 lookups a second, answering in 20 ms: one lookup ends every millisecond.
+    for (let i = 0; i < 2000; i += 1) {
+      now += 1;
+      limit.sample(now - 20, 20, false);
+    }
+    limit.pushBack();
+    for (let i = 0; i < 200; i += 1) {
+      now += 1;
+      limit.sample(now - 20, 20, false);
+    }
+    // A tenth below the 20 it takes: right at a rate limit, jitter is another 429.
+    expect(limit.current).toBe(18);
+  });
+
+  it('shrinks once latency stays past one and a half times the best for two windows, not for one', () => {
+    const { window, changes } = limitOnClock();
+    for (let i = 0; i < 5; i += 1) window(20); // 512, slow start
+    window(20); // 1024 (the maximum)
+    // Out of slow start: a push-back cut, then latency rises.
+    const { limit } = { limit: window(20, true) };
+    expect(changes.at(-1)?.why).toBe('push-back');
+    // The quiet after a push-back (lookups waiting out Retry-After arrive late): not judged.
+    for (let i = 0; i < 11; i += 1) window(20);
+    const before = window(20);
+    // A window is judged when the next one begins (its first lookup ends after the window's time).
+    expect(window(60)).toBe(before);
+    expect(window(60)).toBe(before); // one slow window: noise
+    expect(window(60)).toBeLessThan(before); // two: a queue
+    expect(changes.at(-1)?.why).toBe('latency rising');
+    expect(limit).toBeGreaterThan(0);
+  });
+
+  it('ignores lookups that never went over the network (cache hits)', () => {
+    const { window } = limitOnClock();
+    expect(window(0.01)).toBe(16);
+  });
+
+  it('is pinned with --concurrency', () => {
+    const fixed = new FixedLimit(256);
+    fixed.sample();
+    fixed.pushBack();
+    expect(fixed.current).toBe(256);
+    expect(fixed.adaptive).toBe(false);
+  });
+});
+
+describe('push-back through the observer seam', () => {
+  it('reads retries after an HTTP error status or a time-out, and rate-gate pauses, as push-back; nothing else', () => {
+    const diagnostics = { verbose: false } as unknown as Diagnostics;
+    const progress = { counters: {} } as unknown as Progress;
+    const { limit, observers } = chooseLimit(undefined, diagnostics, progress);
+    const seen: string[] = [];
+    (limit as AdaptiveLimit).pushBack = () => {
+      seen.push('push-back');
+    };
+    const [observer] = observers;
+    expect(observer?.types).toEqual(['retry', 'rate-gate']);
+    const retry = (reason: string) =>
+      ({
+        type: 'retry',
+        client: 'hashscan',
+        op: undefined,
+        attempt: 1,
+        delayMs: 100,
+        reason,
+        kind: 'backoff',
+      }) as const;
+    for (const reason of ['HTTP_STATUS', 'TIMEOUT', 'HTTP_503', 'NETWORK', 'INVALID_JSON'])
+      observer?.observe(retry(reason));
+    observer?.observe({ type: 'rate-gate', client: 'hashscan', op: undefined, state: 'paused', waitMs: 1000 });
+    observer?.observe({ type: 'rate-gate', client: 'hashscan', op: undefined, state: 'resumed' });
+    expect(seen).toHaveLength(4);
+    expect(chooseLimit(64, diagnostics, progress).observers).toEqual([]);
+  });
+});
