@@ -1,4 +1,4 @@
-import { wholeNumberText } from '../config/numbers.js';
+import { type WholeRange, wholeNumberText } from '../config/numbers.js';
 import { ConfigurationError, HashScanClient, type Logger, SmsClient } from '../index.js';
 import type { Observer } from '../observe/events.js';
 import { INTERNAL_OBSERVERS } from '../observe/observers.js';
@@ -39,9 +39,9 @@ function dispatcher(connections: number): Agent {
 }
 
 /** A whole-number flag, checked by the validator the clients use; a bad one is a usage error. */
-export function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+export function flagNumber(value: string | undefined, flag: string, range: WholeRange): number | undefined {
   try {
-    return wholeNumberText(value, `--${flag}`, { min, max });
+    return wholeNumberText(value, `--${flag}`, range);
   } catch (error) {
     if (error instanceof ConfigurationError) throw new UsageError(error.message.replace(': ', ' '));
     throw error;
@@ -56,9 +56,9 @@ function defined<T extends Record<string, unknown>>(settings: T): { [K in keyof 
 }
 
 function common(flags: ConnectionFlags, logger: Logger | undefined) {
-  const timeoutMs = wholeNumber(flags.timeout, 'timeout', 1, 600_000);
-  const retries = wholeNumber(flags.retries, 'retries', 0, 10);
-  const requestsPerSecond = wholeNumber(flags.rate, 'rate', 1, 1_000_000);
+  const timeoutMs = flagNumber(flags.timeout, 'timeout', { min: 1, max: 600_000 });
+  const retries = flagNumber(flags.retries, 'retries', { min: 0, max: 10 });
+  const requestsPerSecond = flagNumber(flags.rate, 'rate', { min: 1, max: 1_000_000 });
   return {
     ...(requestsPerSecond === undefined ? {} : { rateLimit: { requestsPerSecond } }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

@@ -1,4 +1,4 @@
-import { positiveMs } from '../config/numbers.js';
+import { positiveMs, wholeNumber } from '../config/numbers.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { FleetRedisClient } from './redis-link.js';
 
@@ -148,11 +148,7 @@ export function resolveFleet(options: FleetOptions): ResolvedFleet {
 
 /** A whole number of at least 1 (or absent). */
 export function countLimit(value: unknown, option: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new ConfigurationError(option, 'must be a whole number of at least 1');
-  }
-  return value;
+  return value === undefined ? undefined : wholeNumber(value, option, 1, { min: 1, max: Number.MAX_SAFE_INTEGER });
 }
 
 /** `lookupWaitMs`: 0 (off) or a valid wait. */

@@ -1,7 +1,7 @@
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
-import { wholeNumber } from '../config.js';
+import { flagNumber } from '../config.js';
 import { type HashLine, MAX_LINE_BYTES } from '../hash-lines.js';
 import { Diagnostics, flushed } from '../io.js';
 import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
@@ -68,8 +68,8 @@ export const lookupCommand: Command = {
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
     if (values.queue !== undefined)
       return queuedLookup(values, positionals, { format, failOn, policy }, { io, signal });
-    const pinned = wholeNumber(values.concurrency, 'concurrency', 1, 1024);
-    const workers = wholeNumber(values.workers, 'workers', 1, 64) ?? 1;
+    const pinned = flagNumber(values.concurrency, 'concurrency', { min: 1, max: 1024 });
+    const workers = flagNumber(values.workers, 'workers', { min: 1, max: 64 }) ?? 1;
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
     const { lines, state, readSoFar } = await openLookupInput(positionals, values.input, values.resume, io, progress);

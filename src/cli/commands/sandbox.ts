@@ -1,7 +1,7 @@
 // `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
 import { EICAR_RECORD, SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, startSandbox } from '../../sandbox/index.js';
 import { type Command, noArguments, oneOf, parseFlags } from '../command.js';
-import { wholeNumber } from '../config.js';
+import { flagNumber } from '../config.js';
 import { UsageError } from '../usage-error.js';
 
 const OPTIONS = {
@@ -32,7 +32,7 @@ export const sandboxCommand: Command = {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'sandbox');
     noArguments(positionals, 'sandbox');
     const format = oneOf(values.format, ['text', 'json'] as const, 'format', 'text');
-    const port = wholeNumber(values.port, 'port', 0, 65_535);
+    const port = flagNumber(values.port, 'port', { min: 0, max: 65_535 });
     const sandbox = await startSandbox({
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(port === undefined ? {} : { port }),

@@ -3,7 +3,7 @@ import type { HashAlgorithm, HashedFile } from '../../index.js';
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
-import { wholeNumber } from '../config.js';
+import { flagNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
 import { Diagnostics } from '../io.js';
 import { prepareLookups } from '../lookups/lookups.js';
@@ -88,10 +88,10 @@ export const scanCommand: Command = {
       oneOf(a.trim().toLowerCase(), ALGORITHMS, 'algorithm', 'sha256'),
     );
     const primary = algorithms[0] as HashAlgorithm;
-    const pinned = wholeNumber(values.concurrency, 'concurrency', 1, 1024);
-    const hashConcurrency = wholeNumber(values['hash-concurrency'], 'hash-concurrency', 1, 1024) ?? 8;
+    const pinned = flagNumber(values.concurrency, 'concurrency', { min: 1, max: 1024 });
+    const hashConcurrency = flagNumber(values['hash-concurrency'], 'hash-concurrency', { min: 1, max: 1024 }) ?? 8;
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
-    const workers = wholeNumber(values.workers, 'workers', 1, 64) ?? 1;
+    const workers = flagNumber(values.workers, 'workers', { min: 1, max: 64 }) ?? 1;
 
     const columns: Column[] = [
       { key: 'decision', width: 8 },

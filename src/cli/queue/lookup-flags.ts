@@ -1,7 +1,7 @@
 import type { DecisionPolicy } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import type { CommandContext } from '../command.js';
-import { wholeNumber } from '../config.js';
+import { flagNumber } from '../config.js';
 import { Diagnostics } from '../io.js';
 import type { Format } from '../output/index.js';
 import { UsageError } from '../usage-error.js';
@@ -52,7 +52,7 @@ export function queuedLookup(
     {
       queue: values.queue ?? '',
       runId: values['run-id'],
-      chunkSize: wholeNumber(values['chunk-size'], 'chunk-size', 1, 100_000) ?? DEFAULT_CHUNK_SIZE,
+      chunkSize: flagNumber(values['chunk-size'], 'chunk-size', { min: 1, max: 100_000 }) ?? DEFAULT_CHUNK_SIZE,
       input: values.input,
       positionals,
       ...output,
