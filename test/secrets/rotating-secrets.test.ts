@@ -6,7 +6,7 @@ import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import type { Logger } from '../../src/observe/logger.js';
 import { SmsClient, type SmsCredentials, verifySignature } from '../../src/sms/index.js';
 import { useMswServer } from '../helpers/msw.js';
-import { BASE_URL, REQUEST, readRequest } from './sms-service.js';
+import { BASE_URL, REQUEST, readRequest } from '../sms/sms-service.js';
 
 const server = useMswServer();
 const NOW = new Date('2031-01-01T00:00:00Z').getTime();

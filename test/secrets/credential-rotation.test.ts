@@ -8,7 +8,7 @@ import {
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { SmsClient, type SmsCredentials } from '../../src/sms/index.js';
 import { REQUEST, rejection } from '../sms/sms-service.js';
-import { ADAPTERS, type Harness, startHarness } from './harness.js';
+import { ADAPTERS, type Harness, startHarness } from '../testing/harness.js';
 
 const NOW = new Date('2030-03-01T09:00:00Z').getTime();
 const SEND = { ...REQUEST, templateCode: 'SMS_100000001' };
