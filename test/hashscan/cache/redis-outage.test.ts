@@ -105,7 +105,7 @@ async function lookUp(client: ReturnType<typeof makeClient>, all: string[], conc
 }
 
 /** A client whose store calls are counted, noting how many had been made when the back-off engaged. */
-function clientOn(connection: Connection) {
+function clientOn(connection: Connection, storeTimeoutMs = 50) {
   const counted = counting(connection.store);
   const seen = { callsWhenBenched: -1, lines: [] as string[] };
   const log = (message: string, fields?: LogFields): void => {
@@ -114,7 +114,7 @@ function clientOn(connection: Connection) {
   };
   const client = makeClient({
     logger: { structured: true, debug: () => {}, info: log, warn: log, error: log },
-    cache: { store: counted.store, secret: SECRET, storeTimeoutMs: 50 },
+    cache: { store: counted.store, secret: SECRET, storeTimeoutMs },
   });
   return { client, calls: counted.calls, seen };
 }
@@ -149,7 +149,9 @@ describe.skipIf(!hasRedisServer())('the shared store when Redis fails (a real re
       cleanups.push(() => redis.stop());
       const connection = connect(redis.url);
       await connected(connection);
-      const { client, calls, seen } = clientOn(connection);
+      // The subject is the back-off, not the time-out: a roomier one keeps a loaded machine's slow
+      // answers from reading as failures (a probe that times out waits up to five seconds for the next).
+      const { client, calls, seen } = clientOn(connection, 250);
       await lookUp(client, hashes(16, '1'), 16); // connected and in use
       expect((await redisActivity(redis.url)).keys).toBeGreaterThan(0);
 
@@ -174,13 +176,13 @@ describe.skipIf(!hasRedisServer())('the shared store when Redis fails (a real re
       let round = 0;
       while (client.stats().cache.storeSkipping || (await redisActivity(redis.url)).keys === 0) {
         // Generous (the machine is shared): the design bound is the 5 s back-off cap plus a reconnect.
-        expect(performance.now() - back).toBeLessThan(20_000);
+        expect(performance.now() - back).toBeLessThan(30_000);
         await lookUp(client, hashes(4, (round++ % 6).toString(16)), 4);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(seen.lines.some((line) => line.includes('answers again'))).toBe(true);
     },
-    30_000,
+    45_000,
   );
 
   it("contrast: node-redis' default offline queue replays the commands of the outage on return", async () => {
