@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { CLI_PATH } from './build-cli.js';
-import { cliEnv, csvRecords, parseNdjson, runCli } from './run-cli.js';
+import { csvRecords, inTerminal, parseNdjson, runCli } from './run-cli.js';
 
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 /** `evil\xfe.com`: not valid UTF-8, so a JS string cannot hold it. */
@@ -36,22 +34,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs the CLI in a real pseudo-terminal (util-linux `script`): what the terminal is sent, raw. */
-function inTerminal(args: readonly string[]): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, CLI_PATH, ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    env: cliEnv({ ...env, COLUMNS: '200' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  child.stdout.setEncoding('latin1').on('data', (chunk: string) => {
-    screen += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, screen }));
-  });
-}
+const terminal = (args: readonly string[]) => inTerminal(args, { env, columns: 200, encoding: 'latin1' });
 
 describe('file names are bytes (scan)', { timeout: 30_000 }, () => {
   it('hashes a file whose name is not UTF-8, and gives its exact name back in ndjson, json and csv', async () => {
@@ -93,14 +76,14 @@ describe('file names are bytes (scan)', { timeout: 30_000 }, () => {
 
 describe('every printed name is escaped (stderr notices, --verbose, table)', { timeout: 30_000 }, () => {
   it('never sends a name’s terminal escapes to the terminal', async () => {
-    const { code, screen } = await inTerminal(['scan', '--verbose', '-L', join(dir, 'links')]);
+    const { code, screen } = await terminal(['scan', '--verbose', '-L', join(dir, 'links')]);
     expect(code).toBe(0);
     // The loop notice (always shown) and the skipped link (with --verbose, without -L) name hostile paths.
     expect(screen).toContain('directory already visited');
     expect(screen).toContain('link\\x1b]0;pwned\\x07\\x1b[31mRED');
     expect(screen).not.toContain('\u001b]0;pwned');
     expect(screen).not.toContain('\u001b[31mRED');
-    const plain = await inTerminal(['scan', '--verbose', join(dir, 'links')]);
+    const plain = await terminal(['scan', '--verbose', join(dir, 'links')]);
     expect(plain.code).toBe(0);
     expect(plain.screen).toContain('symbolic link not followed');
     expect(plain.screen).not.toContain('\u001b]0;pwned');

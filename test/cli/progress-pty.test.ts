@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { CLI_PATH } from './build-cli.js';
-import { cliEnv, runCli } from './run-cli.js';
+import { inTerminal, runCli } from './run-cli.js';
 
 const SLOW = 'answered after a second and a half';
 const CLEAR_LINE = '\r\u001b[2K';
@@ -29,26 +27,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs the CLI in a real pseudo-terminal (util-linux `script`): stdout and stderr are both the terminal. */
-function inTerminal(args: readonly string[]): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, CLI_PATH, ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    env: cliEnv({ ...env, COLUMNS: '100' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    screen += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, screen }));
-  });
-}
+const terminal = (args: readonly string[]) => inTerminal(args, { env, columns: 100, encoding: 'utf8' });
 
 describe('progress display', { timeout: 30_000 }, () => {
   it('shows live progress on a terminal and erases it before results and at the end', async () => {
-    const { code, screen } = await inTerminal(['scan', '--timeout', '5000', dir]);
+    const { code, screen } = await terminal(['scan', '--timeout', '5000', dir]);
     expect(code).toBe(0);
     // Drawn at least once while the slow lookup was pending, with its counters.
     expect(screen).toMatch(
@@ -69,7 +52,7 @@ describe('progress display', { timeout: 30_000 }, () => {
   });
 
   it('draws nothing with --quiet on a terminal, nor when stderr is not a terminal', async () => {
-    const quiet = await inTerminal(['scan', '--quiet', '--timeout', '5000', dir]);
+    const quiet = await terminal(['scan', '--quiet', '--timeout', '5000', dir]);
     expect(quiet.code).toBe(0);
     expect(quiet.screen).not.toContain('looked up');
     expect(quiet.screen).not.toContain('hashscan-sms:');

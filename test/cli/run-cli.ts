@@ -121,3 +121,30 @@ export function csvRecords(text: string): Record<string, string>[] {
     return Object.fromEntries(header.map((name, i) => [name, row[i] as string]));
   });
 }
+
+/**
+ * Runs the CLI in a real pseudo-terminal (util-linux `script`): stdout and
+ * stderr are both the terminal, and `screen` is what the terminal was sent, raw.
+ */
+export function inTerminal(
+  args: readonly string[],
+  options: {
+    readonly env: Readonly<Record<string, string>>;
+    readonly columns: number;
+    readonly encoding: BufferEncoding;
+  },
+): Promise<{ code: number | null; screen: string }> {
+  const command = [process.execPath, CLI_PATH, ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: cliEnv({ ...options.env, COLUMNS: String(options.columns) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  child.stdout?.setEncoding(options.encoding).on('data', (chunk: string) => {
+    screen += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, screen }));
+  });
+}
