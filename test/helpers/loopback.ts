@@ -46,3 +46,10 @@ export async function closedPort(): Promise<number> {
 /** Resolves when the server side of a connection closes: the client really cut it. */
 export const closed = (socket: Socket): Promise<void> =>
   new Promise((resolve) => socket.once('close', () => resolve()));
+
+/** A request's whole body, as text. */
+export async function readBody(request: IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of request) body += String(chunk);
+  return body;
+}

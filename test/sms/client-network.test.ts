@@ -1,7 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/transport/call/transport.js';
-import { closedPort, type Loopback, startLoopback } from '../helpers/loopback.js';
+import { closedPort, type Loopback, readBody, startLoopback } from '../helpers/loopback.js';
 import { makeClient, parseWire, REQUEST, readRequest, rejection, signedWithTestKey } from './sms-service.js';
 
 let server: Loopback | undefined;
@@ -9,12 +8,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const readBody = async (request: IncomingMessage): Promise<string> => {
-  let body = '';
-  for await (const chunk of request) body += String(chunk);
-  return body;
-};
 
 describe('against real loopback sockets', () => {
   it('a refused connection is retried (retries + 1 attempts), each re-signed, and sent nothing', async () => {

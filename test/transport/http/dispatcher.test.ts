@@ -7,7 +7,7 @@ import type { Logger } from '../../../src/observe/logger.js';
 import { SmsClient, type SmsClientOptions } from '../../../src/sms/index.js';
 import { useBothTransports } from '../../helpers/both-transports.js';
 import { HIT, NOT_DETECTED, SHA256 } from '../../helpers/hash-lookup.js';
-import { closed, closedPort, type Loopback, startLoopback } from '../../helpers/loopback.js';
+import { closed, closedPort, type Loopback, readBody, startLoopback } from '../../helpers/loopback.js';
 import {
   ACCESS_KEY_ID,
   ACCESS_KEY_SECRET,
@@ -27,12 +27,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const readBody = async (request: IncomingMessage): Promise<string> => {
-  let body = '';
-  for await (const chunk of request) body += String(chunk);
-  return body;
-};
 
 const caught = (promise: Promise<unknown>): Promise<HashScanError> =>
   promise.then(
