@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { HashScanClient } from '../index.js';
 import { backpressure } from './io.js';
 import type { ConcurrencyLimit } from './lookups/concurrency-limit.js';
@@ -18,7 +19,7 @@ export interface LookUpOptions<T> {
  * Looks up the hash of each item (a hashed file, a line of a list) through
  * `scanIterable` and hands each outcome back with its item, in completion
  * order. A new lookup starts only while fewer than `limit.current` are in
- * flight and stdout keeps up; each finished one feeds its latency to the
+ * flight, at the limit's pace once the service has pushed back, and while stdout keeps up; each finished one feeds its latency to the
  * limit. Items wait in a map only while their lookup runs, so memory stays
  * bounded by the limit; a Ctrl-C stops the loop without reporting the
  * lookups it aborted as failures.
@@ -50,6 +51,10 @@ export async function lookUpEach<T>(
         continue;
       }
       while (waiting.size >= limit.current && !signal.aborted) await new Promise<void>((r) => (wakeFeeder = r));
+      // Paced after push-back: starts go out at the service's pace.
+      for (let wait = limit.delayMs(); wait > 0 && !signal.aborted; wait = limit.delayMs()) {
+        await delay(wait, undefined, { signal }).catch(() => undefined);
+      }
       if (signal.aborted) return;
       waiting.set(next, { item, startedAt: performance.now() });
       next += 1;

@@ -12,6 +12,8 @@ export interface ProgressCounters {
   fraction: number | undefined;
   /** Lookups allowed in flight (pinned, or as the adaptive limit stands now). */
   limit?: number;
+  /** Lookups started a second at most, once the service has pushed back (adaptive only). */
+  pace?: number | undefined;
 }
 
 const REDRAW_MS = 250;
@@ -67,6 +69,7 @@ export class Progress {
     if (share !== undefined && share > 0 && share < 1) parts.push(`ETA ${duration((seconds * (1 - share)) / share)}`);
     parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
     if (this.counters.limit !== undefined) parts.push(`${this.counters.limit} in flight max`);
+    if (this.counters.pace !== undefined) parts.push(`paced ${Math.round(this.counters.pace)}/s`);
     return parts.join(' · ');
   }
 

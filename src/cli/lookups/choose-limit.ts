@@ -18,7 +18,8 @@ const PUSH_BACK = /^(HTTP_STATUS|HTTP_\d{3}|TIMEOUT)$/;
  * each lookup's latency and outcome and, through the client's observer
  * seam, by push-back as it happens: a retry scheduled after an HTTP error
  * status or a time-out, and the rate gate pausing for `Retry-After` (events only
- * built on failures: a normal answer costs nothing more). Shown in the
+ * built on failures: a normal answer costs nothing more); the gate's
+ * resuming starts a new measure of the service's pace. Shown in the
  * progress line; each change logged with `--verbose`.
  */
 export function chooseLimit(
@@ -34,17 +35,20 @@ export function chooseLimit(
     max: ADAPTIVE_MAX,
     onChange: (change) => {
       progress.counters.limit = change.to;
+      progress.counters.pace = change.pace;
       if (!diagnostics.verbose) return;
       progress.clear();
       const latency = `median ${change.medianMs.toFixed(1)} ms, best ${change.baseMs.toFixed(1)} ms`;
-      diagnostics.line(`hashscan-sms: concurrency ${change.from} → ${change.to} (${change.why}; ${latency})`);
+      const pace = change.pace === undefined ? '' : `, paced ${Math.round(change.pace)}/s`;
+      diagnostics.line(`hashscan-sms: concurrency ${change.from} → ${change.to}${pace} (${change.why}; ${latency})`);
     },
   });
   progress.counters.limit = limit.current;
   const pushBack: Observer = {
     types: ['retry', 'rate-gate'],
     observe: (event) => {
-      if (
+      if (event.type === 'rate-gate' && event.state === 'resumed') limit.resumed();
+      else if (
         event.type === 'rate-gate' ? event.state === 'paused' : event.type === 'retry' && PUSH_BACK.test(event.reason)
       ) {
         limit.pushBack();

@@ -25,23 +25,31 @@ describe('the adaptive concurrency limit', () => {
     expect([window(20), window(20), window(20), window(20)]).toEqual([32, 64, 128, 256]);
   });
 
-  it('backs off on push-back and then stays below the limit that failed', () => {
-    const { window, pushBack, changes } = limitOnClock();
+  it('on push-back, paces its starts instead of growing: no more in flight than the pace can fill', () => {
+    const { limit, window, pushBack, changes } = limitOnClock();
     window(20);
     window(20);
     window(20); // 128
+    expect(limit.delayMs()).toBe(0); // unpaced: every start may go
     pushBack(); // a 429 on the wire
-    const cut = window(20);
-    expect(cut).toBeLessThan(128);
+    window(20);
     expect(changes.at(-1)?.why).toBe('push-back');
-    // No probe for 5 s (20 windows of 150 ms is 3 s): never above the cut.
-    for (let i = 0; i < 20; i += 1) expect(window(20)).toBeLessThanOrEqual(cut);
+    const pace = changes.at(-1)?.pace as number;
+    expect(pace).toBeGreaterThan(0);
+    // Starts now wait their turn: a bucket of a few, then one each 1000 / pace ms.
+    let started = 0;
+    while (limit.delayMs() === 0) started += 1;
+    expect(started).toBeLessThanOrEqual(Math.max(1, pace / 50));
+    // Latency holds for 3 s: the limit stops growing once it is ample for the pace.
+    for (let i = 0; i < 20; i += 1) window(20);
+    expect(limit.current).toBeLessThanOrEqual(Math.ceil((2 * pace * 20) / 1000) + 1);
   });
 
-  it('after push-back, goes a tenth below what the pace of the service allows: lookups a second times the best latency', () => {
+  it('after push-back, paces to what the service answered just before', () => {
     let now = 0;
-    const limit = new AdaptiveLimit({ now: () => now, initial: 64 });
-    // A service admitting 1000 lookups a second, answering in 20 ms: one lookup ends every millisecond.
+    const changes: LimitChange[] = [];
+    const limit = new AdaptiveLimit({ now: () => now, initial: 64, onChange: (change) => changes.push(change) });
+    // A service answering 1000 lookups a second in 20 ms: one lookup ends every millisecond.
     for (let i = 0; i < 2000; i += 1) {
       now += 1;
       limit.sample(now - 20, 20, false);
@@ -51,8 +59,10 @@ describe('the adaptive concurrency limit', () => {
       now += 1;
       limit.sample(now - 20, 20, false);
     }
-    // A tenth below the 20 it takes: right at a rate limit, jitter is another 429.
-    expect(limit.current).toBe(18);
+    const paced = changes.find((change) => change.why === 'push-back');
+    expect(paced?.pace).toBeCloseTo(1000, -2);
+    // In flight: no more than twice what the pace fills at the best latency.
+    expect(limit.current).toBe(Math.ceil((2 * (paced?.pace as number) * 20) / 1000) + 1);
   });
 
   it('shrinks once latency stays past one and a half times the best for two windows, not for one', () => {
@@ -88,13 +98,16 @@ describe('the adaptive concurrency limit', () => {
 });
 
 describe('push-back through the observer seam', () => {
-  it('reads retries after an HTTP error status or a time-out, and rate-gate pauses, as push-back; nothing else', () => {
+  it('reads retries after an HTTP error status or a time-out, and rate-gate pauses, as push-back, and the gate resuming as a new measure; nothing else', () => {
     const diagnostics = { verbose: false } as unknown as Diagnostics;
     const progress = { counters: {} } as unknown as Progress;
     const { limit, observers } = chooseLimit(undefined, diagnostics, progress);
     const seen: string[] = [];
     (limit as AdaptiveLimit).pushBack = () => {
       seen.push('push-back');
+    };
+    (limit as AdaptiveLimit).resumed = () => {
+      seen.push('resumed');
     };
     const [observer] = observers;
     expect(observer?.types).toEqual(['retry', 'rate-gate']);
@@ -112,7 +125,7 @@ describe('push-back through the observer seam', () => {
       observer?.observe(retry(reason));
     observer?.observe({ type: 'rate-gate', client: 'hashscan', op: undefined, state: 'paused', waitMs: 1000 });
     observer?.observe({ type: 'rate-gate', client: 'hashscan', op: undefined, state: 'resumed' });
-    expect(seen).toHaveLength(4);
+    expect(seen).toEqual(['push-back', 'push-back', 'push-back', 'push-back', 'resumed']);
     expect(chooseLimit(64, diagnostics, progress).observers).toEqual([]);
   });
 });
