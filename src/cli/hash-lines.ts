@@ -49,7 +49,8 @@ export function parseHashLine(text: Buffer | string, line: number, length?: numb
   let name = word;
   while (name < end && isSpace(bytes[name])) name += 1;
   if (bytes[name] === 0x2a) name += 1; // `*`: binary mode in sha256sum's output
-  return name >= end ? { line, hash } : { line, hash, name: bytes.subarray(name, end) };
+  // A copy: the line is a view of the chunk read, and the name lives until its result is printed.
+  return name >= end ? { line, hash } : { line, hash, name: Buffer.from(bytes.subarray(name, end)) };
 }
 
 /** Reads the input file in large chunks; `onBytes` sees how much was read (the progress line's share). */
@@ -77,9 +78,11 @@ export async function* readTextHashLines(
   async function* chunks(): AsyncGenerator<Buffer | string, void, undefined> {
     yield* input;
   }
-  for await (const raw of byteLines(chunks(), MAX_LINE_BYTES)) {
-    const parsed = parseHashLine(raw.bytes, raw.number, raw.length);
-    if (parsed !== undefined) yield textHashLine(parsed);
+  for await (const batch of byteLines(chunks(), MAX_LINE_BYTES)) {
+    for (const raw of batch) {
+      const parsed = parseHashLine(raw.bytes, raw.number, raw.length);
+      if (parsed !== undefined) yield textHashLine(parsed);
+    }
   }
 }
 

@@ -47,8 +47,13 @@ function safeJson(value: unknown): string {
  * produced faster than a pipe drains; without this pause a long run would
  * queue its whole output in memory.
  */
+/** Whether `stream` wants a `drain` before more is written (checked first: an `await` per result costs). */
+export function behind(stream: NodeJS.WritableStream): boolean {
+  return (stream as { writableNeedDrain?: boolean }).writableNeedDrain === true;
+}
+
 export async function backpressure(stream: NodeJS.WritableStream, signal?: AbortSignal): Promise<void> {
-  if ((stream as { writableNeedDrain?: boolean }).writableNeedDrain !== true || signal?.aborted === true) return;
+  if (!behind(stream) || signal?.aborted === true) return;
   // A reader that stopped reading must not hold a SIGTERM or a broken pipe off: the signal ends the wait.
   await new Promise<void>((resolve) => {
     const done = (): void => {

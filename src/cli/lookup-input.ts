@@ -12,8 +12,8 @@ import { UsageError } from './usage-error.js';
 
 /** The lines `lookup` has to settle, and the resume state they are checked against. */
 export interface LookupInput {
-  /** Hash lines not settled yet, in input order; throws a `UsageError` if a resume state does not verify. */
-  readonly lines: AsyncIterable<HashLine>;
+  /** Hash lines not settled yet, in input order, in batches; throws a `UsageError` if a resume state does not verify. */
+  readonly lines: AsyncIterable<readonly HashLine[]>;
   readonly state: ResumeState | undefined;
   /** The digest of the block being read (for a line settled before its block is complete). */
   readonly readSoFar: () => ReturnType<BlockDigests['prefix']>;
@@ -78,12 +78,16 @@ async function* toAsync<T>(items: AsyncIterable<T> | Iterable<T>): AsyncGenerato
 }
 
 async function* hashLines(
-  raw: AsyncIterable<RawLine>,
+  batches: AsyncIterable<readonly RawLine[]>,
   state: ResumeState | undefined,
-): AsyncGenerator<HashLine, void, undefined> {
-  for await (const line of raw) {
-    if (state?.isSettled(line.number) === true) continue;
-    const parsed = parseHashLine(line.bytes, line.number, line.length);
-    if (parsed !== undefined) yield parsed;
+): AsyncGenerator<readonly HashLine[], void, undefined> {
+  for await (const batch of batches) {
+    const parsed: HashLine[] = [];
+    for (const line of batch) {
+      if (state?.isSettled(line.number) === true) continue;
+      const hashLine = parseHashLine(line.bytes, line.number, line.length);
+      if (hashLine !== undefined) parsed.push(hashLine);
+    }
+    if (parsed.length > 0) yield parsed;
   }
 }

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { HashScanClient } from '../index.js';
-import { backpressure } from './io.js';
+import { backpressure, behind } from './io.js';
 import type { ConcurrencyLimit } from './lookups/concurrency-limit.js';
 import type { OutcomeView } from './scan-row.js';
 
@@ -16,7 +16,7 @@ export interface LookUpOptions<T> {
 }
 
 /**
- * Looks up the hash of each item (a hashed file, a line of a list) through
+ * Looks up the hash of each item (a hashed file, a line of a list; items come in batches) through
  * `scanIterable` and hands each outcome back with its item, in completion
  * order. A new lookup starts only while fewer than `limit.current` are in
  * flight, at the limit's pace once the service has pushed back, and while stdout keeps up; each finished one feeds its latency to the
@@ -26,14 +26,16 @@ export interface LookUpOptions<T> {
  */
 export async function lookUpEach<T>(
   client: HashScanClient,
-  items: AsyncIterable<T>,
+  items: AsyncIterable<readonly T[]>,
   hashOf: (item: T) => string | undefined,
   options: LookUpOptions<T>,
   report: (item: T, outcome: OutcomeView) => void,
   output: NodeJS.WritableStream,
 ): Promise<void> {
   const { limit, signal } = options;
-  const waiting = new Map<number, { readonly item: T; readonly startedAt: number }>();
+  const waiting = new Map<number, T>();
+  // Latencies feed an adaptive limit only: a pinned one reads no clock.
+  const startedAt = limit.adaptive ? new Map<number, number>() : undefined;
   let next = 0;
   let wakeFeeder: (() => void) | undefined;
   const wake = (): void => {
@@ -42,40 +44,134 @@ export async function lookUpEach<T>(
     resolve?.();
   };
   signal.addEventListener('abort', wake, { once: true });
-  async function* hashes(): AsyncGenerator<string, void, undefined> {
-    for await (const item of items) {
-      const hash = hashOf(item);
-      if (hash === undefined) {
-        if (options.unlooked === undefined) throw new TypeError('lookUpEach: an item without a hash');
-        options.unlooked(item);
-        continue;
-      }
-      while (waiting.size >= limit.current && !signal.aborted) await new Promise<void>((r) => (wakeFeeder = r));
-      // Paced after push-back: starts go out at the service's pace.
-      for (let wait = limit.delayMs(); wait > 0 && !signal.aborted; wait = limit.delayMs()) {
-        await delay(wait, undefined, { signal }).catch(() => undefined);
-      }
-      if (signal.aborted) return;
-      waiting.set(next, { item, startedAt: performance.now() });
+  const feed = new HashFeed(items, hashOf, {
+    unlooked:
+      options.unlooked ??
+      (() => {
+        throw new TypeError('lookUpEach: an item without a hash');
+      }),
+    room: () => waiting.size < limit.current,
+    waitForRoom: () => new Promise<void>((resolve) => (wakeFeeder = resolve)),
+    limit,
+    signal,
+    start: (item) => {
+      waiting.set(next, item);
+      startedAt?.set(next, performance.now());
       next += 1;
-      yield hash;
-    }
-  }
+    },
+  });
   try {
-    for await (const outcome of client.scanIterable(hashes(), { concurrency: MAX_IN_FLIGHT, signal })) {
+    for await (const outcome of client.scanIterable(feed, { concurrency: MAX_IN_FLIGHT, signal })) {
       if (signal.aborted) break;
-      const entry = waiting.get(outcome.index);
+      const item = waiting.get(outcome.index);
       waiting.delete(outcome.index);
-      if (entry !== undefined) {
-        limit.sample(entry.startedAt, performance.now() - entry.startedAt, pushedBack(outcome));
-        report(entry.item, outcome);
+      if (item !== undefined) {
+        if (startedAt !== undefined) {
+          const started = startedAt.get(outcome.index) as number;
+          startedAt.delete(outcome.index);
+          limit.sample(started, performance.now() - started, pushedBack(outcome));
+        }
+        report(item, outcome);
       }
       // No more input is pulled while stdout is behind: memory stays flat on any input size.
-      await backpressure(output, signal);
+      if (behind(output)) await backpressure(output, signal);
       wake();
     }
   } finally {
     signal.removeEventListener('abort', wake);
+  }
+}
+
+interface FeedControl<T> {
+  readonly unlooked: (item: T) => void;
+  /** Whether one more lookup may be in flight now. */
+  readonly room: () => boolean;
+  /** Resolves when a lookup ends (or the run is aborted). */
+  readonly waitForRoom: () => Promise<void>;
+  readonly limit: ConcurrencyLimit;
+  readonly signal: AbortSignal;
+  readonly start: (item: T) => void;
+}
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * The hashes of `items` for `scanIterable`, each once the limit has room
+ * and the pace allows. A plain async iterator rather than a generator: a
+ * hash that may go at once costs one resolved promise, and only a wait
+ * (room, pace, the next batch read) goes through an `async` function.
+ */
+class HashFeed<T> implements AsyncIterableIterator<string> {
+  readonly #source: AsyncIterator<readonly T[]>;
+  readonly #hashOf: (item: T) => string | undefined;
+  readonly #control: FeedControl<T>;
+  #batch: readonly T[] = [];
+  #at = 0;
+  /** How long the pace asked the next start to wait, when it did. */
+  #paceWait = 0;
+
+  constructor(items: AsyncIterable<readonly T[]>, hashOf: (item: T) => string | undefined, control: FeedControl<T>) {
+    this.#source = items[Symbol.asyncIterator]();
+    this.#hashOf = hashOf;
+    this.#control = control;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<string>> {
+    try {
+      return this.#take() ?? this.#wait();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async return(): Promise<IteratorResult<string>> {
+    await this.#source.return?.();
+    return DONE;
+  }
+
+  /** The next hash if it may go now (started), else `undefined`; items without a hash are reported on the way. */
+  #take(): Promise<IteratorResult<string>> | undefined {
+    const { signal, room, limit, unlooked, start } = this.#control;
+    while (this.#at < this.#batch.length) {
+      if (signal.aborted) return Promise.resolve(DONE);
+      const item = this.#batch[this.#at] as T;
+      const hash = this.#hashOf(item);
+      if (hash === undefined) {
+        this.#at += 1;
+        unlooked(item);
+        continue;
+      }
+      if (!room()) return undefined;
+      // Paced after push-back: starts go out at the service's pace (`delayMs` takes a start when it says 0).
+      this.#paceWait = limit.delayMs();
+      if (this.#paceWait > 0) return undefined;
+      this.#at += 1;
+      start(item);
+      return Promise.resolve({ value: hash, done: false });
+    }
+    return undefined;
+  }
+
+  async #wait(): Promise<IteratorResult<string>> {
+    const { signal, room, waitForRoom } = this.#control;
+    while (!signal.aborted) {
+      if (this.#at >= this.#batch.length) {
+        const step = await this.#source.next();
+        if (step.done === true) return DONE;
+        this.#batch = step.value;
+        this.#at = 0;
+      }
+      const ready = this.#take();
+      if (ready !== undefined) return ready;
+      if (this.#at >= this.#batch.length) continue;
+      if (!room()) await waitForRoom();
+      else await delay(this.#paceWait, undefined, { signal }).catch(() => undefined);
+    }
+    return DONE;
   }
 }
 

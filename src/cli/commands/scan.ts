@@ -164,7 +164,7 @@ export const scanCommand: Command = {
       walkEnded = true;
       updateTotal();
     }
-    async function* hashed(): AsyncGenerator<HashedFile<HashAlgorithm, Buffer>, void, undefined> {
+    async function* hashed(): AsyncGenerator<readonly HashedFile<HashAlgorithm, Buffer>[], void, undefined> {
       for await (const file of hashFilesOffThread(counted(), { algorithms, concurrency: hashConcurrency, signal })) {
         if (file.error !== undefined) {
           unhashable += 1;
@@ -173,7 +173,7 @@ export const scanCommand: Command = {
           continue;
         }
         progress.counters.hashed += 1;
-        yield file;
+        yield [file];
       }
     }
     const report = (file: HashedFile<HashAlgorithm, Buffer>, outcome: OutcomeView): void => {

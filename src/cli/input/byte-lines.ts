@@ -24,16 +24,19 @@ const NEWLINE = 0x0a;
 const RETURN = 0x0d;
 
 /**
- * Splits a stream of bytes into lines. Memory holds at most `limit` bytes
- * of the current line: the rest of an over-long line is counted (and seen
- * by `observer`), never kept, so one 50 MiB line without a newline costs no
- * more than a short one. A last line without a terminator is still a line.
+ * Splits a stream of bytes into lines, a batch per chunk read (one await per
+ * chunk, not per line: a list of millions of hashes is mostly per-line
+ * overhead). Memory holds at most `limit` bytes of the current line: the rest
+ * of an over-long line is counted (and seen by `observer`), never kept, so
+ * one 50 MiB line without a newline costs no more than a short one. A last
+ * line without a terminator is still a line. A line within one chunk is a
+ * view of it (streams never reuse a chunk); one across chunks is a copy.
  */
 export async function* byteLines(
   input: AsyncIterable<Buffer | string>,
   limit: number,
   observer?: LineObserver,
-): AsyncGenerator<RawLine, void, undefined> {
+): AsyncGenerator<readonly RawLine[], void, undefined> {
   let parts: Buffer[] = [];
   let kept = 0;
   let length = 0;
@@ -42,26 +45,32 @@ export async function* byteLines(
     length += piece.length;
     if (kept >= limit) return;
     const slice = piece.length > limit - kept ? piece.subarray(0, limit - kept) : piece;
-    // A copy: the stream may reuse its chunk, and a slice would pin the whole chunk.
+    // A copy: what is kept of a line across chunks must not pin the chunk it started in.
     parts.push(Buffer.from(slice));
     kept += slice.length;
   };
-  const finish = (): RawLine => {
+  const line = (bytes: Buffer, full: number): RawLine => {
     number += 1;
-    let bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, kept);
-    let full = length;
-    if (full <= limit && bytes[bytes.length - 1] === RETURN) {
-      bytes = bytes.subarray(0, bytes.length - 1);
-      full -= 1;
+    let cut = bytes;
+    let size = full;
+    if (size <= limit && cut[cut.length - 1] === RETURN) {
+      cut = cut.subarray(0, cut.length - 1);
+      size -= 1;
     }
+    observer?.lineEnd(number);
+    return { number, bytes: cut, length: size };
+  };
+  const finish = (): RawLine => {
+    const bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, kept);
+    const full = length;
     parts = [];
     kept = 0;
     length = 0;
-    observer?.lineEnd(number);
-    return { number, bytes, length: full };
+    return line(bytes, full);
   };
   for await (const chunk of input) {
     const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const batch: RawLine[] = [];
     let start = 0;
     while (start < data.length) {
       const end = data.indexOf(NEWLINE, start);
@@ -72,10 +81,14 @@ export async function* byteLines(
         break;
       }
       observer?.bytes(data.subarray(start, end + 1));
-      keep(data.subarray(start, end));
+      if (length === 0 && end - start <= limit) batch.push(line(data.subarray(start, end), end - start));
+      else {
+        keep(data.subarray(start, end));
+        batch.push(finish());
+      }
       start = end + 1;
-      yield finish();
     }
+    if (batch.length > 0) yield batch;
   }
-  if (length > 0) yield finish();
+  if (length > 0) yield [finish()];
 }

@@ -19,21 +19,20 @@ const port = parentPort;
 if (port === null) throw new Error('lookup-thread.js runs as a worker thread');
 const setup = workerData as LookupThreadSetup;
 
-const queue: [number, string][] = [];
+const queue: (readonly [number, string])[][] = [];
 let ended = false;
 let wake: (() => void) | undefined;
 port.on('message', (message: ToLookupThread) => {
-  if ('ids' in message) {
-    for (const [i, id] of message.ids.entries()) queue.push([id, message.hashes[i] as string]);
-  } else ended = true;
+  if ('ids' in message) queue.push(message.ids.map((id, i) => [id, message.hashes[i] as string] as const));
+  else ended = true;
   wake?.();
   wake = undefined;
 });
 
-async function* items(): AsyncGenerator<[number, string], void, undefined> {
+async function* items(): AsyncGenerator<readonly (readonly [number, string])[], void, undefined> {
   while (true) {
-    const item = queue.shift();
-    if (item !== undefined) yield item;
+    const batch = queue.shift();
+    if (batch !== undefined) yield batch;
     else if (ended) return;
     else await new Promise<void>((resolve) => (wake = resolve));
   }

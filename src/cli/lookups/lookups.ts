@@ -21,7 +21,8 @@ export interface LookupSettings {
 /** The lookup stage of a command: items in, one report per item. */
 export interface Lookups {
   run<T>(
-    items: AsyncIterable<T>,
+    /** Items in batches (the lines of a chunk read, one hashed file). */
+    items: AsyncIterable<readonly T[]>,
     hashOf: (item: T) => string | undefined,
     options: { readonly signal: AbortSignal; readonly unlooked?: (item: T) => void },
     report: (item: T, outcome: OutcomeView) => void,

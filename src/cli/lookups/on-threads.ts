@@ -28,7 +28,7 @@ interface Thread {
 export async function lookUpOnThreads<T>(
   threadFile: URL,
   setups: readonly LookupThreadSetup[],
-  items: AsyncIterable<T>,
+  items: AsyncIterable<readonly T[]>,
   hashOf: (item: T) => string | undefined,
   options: Omit<LookUpOptions<T>, 'limit'> & { readonly onLimit?: (total: number) => void },
   report: (item: T, outcome: OutcomeView) => void,
@@ -89,29 +89,31 @@ export async function lookUpOnThreads<T>(
   let fed = false;
   const feed = async (): Promise<void> => {
     let next = 0;
-    for await (const item of items) {
-      const hash = hashOf(item);
-      if (hash === undefined) {
-        if (options.unlooked === undefined) throw new TypeError('lookUpOnThreads: an item without a hash');
-        options.unlooked(item);
-        continue;
-      }
-      let thread = leastBusy(threads);
-      while (thread.outstanding >= CREDIT && !signal.aborted && failure === undefined) {
-        post();
-        await new Promise<void>((resolve) => (wakeFeeder = resolve));
-        thread = leastBusy(threads);
-      }
-      if (signal.aborted || failure !== undefined) return;
-      waiting.set(next, item);
-      thread.outstanding += 1;
-      thread.pending.ids.push(next);
-      thread.pending.hashes.push(hash);
-      next += 1;
-      if (thread.pending.ids.length >= SEND_BATCH) post();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(post);
+    for await (const batch of items) {
+      for (const item of batch) {
+        const hash = hashOf(item);
+        if (hash === undefined) {
+          if (options.unlooked === undefined) throw new TypeError('lookUpOnThreads: an item without a hash');
+          options.unlooked(item);
+          continue;
+        }
+        let thread = leastBusy(threads);
+        while (thread.outstanding >= CREDIT && !signal.aborted && failure === undefined) {
+          post();
+          await new Promise<void>((resolve) => (wakeFeeder = resolve));
+          thread = leastBusy(threads);
+        }
+        if (signal.aborted || failure !== undefined) return;
+        waiting.set(next, item);
+        thread.outstanding += 1;
+        thread.pending.ids.push(next);
+        thread.pending.hashes.push(hash);
+        next += 1;
+        if (thread.pending.ids.length >= SEND_BATCH) post();
+        else if (!scheduled) {
+          scheduled = true;
+          setImmediate(post);
+        }
       }
     }
   };

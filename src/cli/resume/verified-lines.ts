@@ -12,11 +12,11 @@ import type { ResumeState } from './resume-state.js';
  * input shorter than the state covers, is a refusal (exit 64).
  */
 export async function* verifiedLines(
-  lines: AsyncIterable<RawLine>,
+  batches: AsyncIterable<readonly RawLine[]>,
   digests: BlockDigests,
   state: ResumeState,
   path: string,
-): AsyncGenerator<RawLine, void, undefined> {
+): AsyncGenerator<readonly RawLine[], void, undefined> {
   const refuse = (why: string): UsageError => {
     state.refuse();
     return new UsageError(
@@ -24,24 +24,27 @@ export async function* verifiedLines(
     );
   };
   let held: RawLine[] = [];
-  for await (const line of lines) {
-    if (digests.mismatch !== undefined) {
-      const first = digests.mismatch.block * BLOCK_LINES + 1;
-      throw refuse(`lines ${first}–${first + digests.mismatch.lines - 1} differ`);
+  for await (const batch of batches) {
+    const released: RawLine[] = [];
+    for (const line of batch) {
+      if (digests.mismatch !== undefined) {
+        const first = digests.mismatch.block * BLOCK_LINES + 1;
+        throw refuse(`lines ${first}–${first + digests.mismatch.lines - 1} differ`);
+      }
+      const block = Math.floor((line.number - 1) / BLOCK_LINES);
+      const recorded = state.recorded(block);
+      const lastCovered = recorded === undefined ? 0 : block * BLOCK_LINES + recorded.lines;
+      if (line.number > lastCovered) {
+        released.push(line);
+        continue;
+      }
+      held.push(line);
+      if (line.number < lastCovered) continue;
+      // The block's recorded lines are all read, and were checked as the last of them was.
+      for (const each of held) released.push(each);
+      held = [];
     }
-    const block = Math.floor((line.number - 1) / BLOCK_LINES);
-    const recorded = state.recorded(block);
-    const lastCovered = recorded === undefined ? 0 : block * BLOCK_LINES + recorded.lines;
-    if (line.number > lastCovered) {
-      yield line;
-      continue;
-    }
-    held.push(line);
-    if (line.number < lastCovered) continue;
-    // The block's recorded lines are all read, and were checked as the last of them was.
-    const release = held;
-    held = [];
-    yield* release;
+    if (released.length > 0) yield released;
   }
   if (digests.mismatch !== undefined) throw refuse('the input differs');
   if (held.length > 0 || digests.linesRead < state.coveredLines) {
