@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { HashScanClient } from '../index.js';
 import { backpressure, behind } from './io.js';
 import type { ConcurrencyLimit } from './lookups/concurrency-limit.js';
+import { CompletionOrder, type ResultOrder } from './lookups/result-order.js';
 import type { OutcomeView } from './scan-row.js';
 
 /** The most lookups `scanIterable` is ever asked to run at once; the limit decides how many do. */
@@ -13,12 +14,14 @@ export interface LookUpOptions<T> {
   readonly signal: AbortSignal;
   /** Reports an item that needs no lookup (`hashOf` gave `undefined`). */
   readonly unlooked?: (item: T) => void;
+  /** In which order reports go out (`--order`). @defaultValue completion order */
+  readonly order?: ResultOrder;
 }
 
 /**
  * Looks up the hash of each item (a hashed file, a line of a list; items come in batches) through
- * `scanIterable` and hands each outcome back with its item, in completion
- * order. A new lookup starts only while fewer than `limit.current` are in
+ * `scanIterable` and hands each outcome back with its item, in the order
+ * `options.order` keeps (input or completion). A new lookup starts only while fewer than `limit.current` are in
  * flight, at the limit's pace once the service has pushed back, and while stdout keeps up; each finished one feeds its latency to the
  * limit. Items wait in a map only while their lookup runs, so memory stays
  * bounded by the limit; a Ctrl-C stops the loop without reporting the
@@ -33,9 +36,15 @@ export async function lookUpEach<T>(
   output: NodeJS.WritableStream,
 ): Promise<void> {
   const { limit, signal } = options;
-  const waiting = new Map<number, T>();
+  const order = options.order ?? new CompletionOrder();
+  const waiting = new Map<number, { readonly item: T; readonly ticket: number; readonly startedAt: number }>();
   // Latencies feed an adaptive limit only: a pinned one reads no clock.
-  const startedAt = limit.adaptive ? new Map<number, number>() : undefined;
+  const clock = limit.adaptive;
+  const unlooked =
+    options.unlooked ??
+    (() => {
+      throw new TypeError('lookUpEach: an item without a hash');
+    });
   let next = 0;
   let wakeFeeder: (() => void) | undefined;
   const wake = (): void => {
@@ -45,33 +54,24 @@ export async function lookUpEach<T>(
   };
   signal.addEventListener('abort', wake, { once: true });
   const feed = new HashFeed(items, hashOf, {
-    unlooked:
-      options.unlooked ??
-      (() => {
-        throw new TypeError('lookUpEach: an item without a hash');
-      }),
-    room: () => waiting.size < limit.current,
+    unlooked: (item) => order.settle(order.ticket(), () => unlooked(item)),
+    room: () => waiting.size < limit.current && order.hasRoom(),
     waitForRoom: () => new Promise<void>((resolve) => (wakeFeeder = resolve)),
     limit,
     signal,
     start: (item) => {
-      waiting.set(next, item);
-      startedAt?.set(next, performance.now());
+      waiting.set(next, { item, ticket: order.ticket(), startedAt: clock ? performance.now() : 0 });
       next += 1;
     },
   });
   try {
     for await (const outcome of client.scanIterable(feed, { concurrency: MAX_IN_FLIGHT, signal })) {
       if (signal.aborted) break;
-      const item = waiting.get(outcome.index);
+      const entry = waiting.get(outcome.index);
       waiting.delete(outcome.index);
-      if (item !== undefined) {
-        if (startedAt !== undefined) {
-          const started = startedAt.get(outcome.index) as number;
-          startedAt.delete(outcome.index);
-          limit.sample(started, performance.now() - started, pushedBack(outcome));
-        }
-        report(item, outcome);
+      if (entry !== undefined) {
+        if (clock) limit.sample(entry.startedAt, performance.now() - entry.startedAt, pushedBack(outcome));
+        order.settle(entry.ticket, () => report(entry.item, outcome));
       }
       // No more input is pulled while stdout is behind: memory stays flat on any input size.
       if (behind(output)) await backpressure(output, signal);

@@ -7,6 +7,7 @@ import { Diagnostics, flushed } from '../io.js';
 import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
 import { openLookupInput } from '../lookup-input.js';
 import { prepareLookups } from '../lookups/lookups.js';
+import { InputOrder, ORDER_WINDOW } from '../lookups/result-order.js';
 import { nameCells } from '../names.js';
 import { createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
@@ -28,6 +29,7 @@ const OPTIONS = {
   resume: { type: 'string' },
   'fail-on': { type: 'string' },
   'on-error': { type: 'string' },
+  order: { type: 'string' },
 } as const;
 
 const HELP = `Usage: hashscan-sms lookup [options] [hash…]
@@ -44,6 +46,11 @@ Input:
   --resume STATE        checkpoint in STATE (and STATE.journal): a rerun with the
                         same input and STATE skips what was answered and asks again
                         only what was not (failed lookups included)
+
+Output:
+  --order input|completion
+                        results in input order (default: a slow lookup holds back
+                        the results after it), or each as it ends
 
 ${VERDICT_HELP}
 ${REDIS_HELP}
@@ -70,6 +77,7 @@ export const lookupCommand: Command = {
       return queuedLookup(values, positionals, { format, failOn, policy }, { io, signal });
     const pinned = flagNumber(values.concurrency, 'concurrency', { min: 1, max: 1024 });
     const workers = flagNumber(values.workers, 'workers', { min: 1, max: 64 }) ?? 1;
+    const order = oneOf(values.order, ['input', 'completion'] as const, 'order', 'input');
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
     const { lines, state, readSoFar } = await openLookupInput(positionals, values.input, values.resume, io, progress);
@@ -114,7 +122,7 @@ export const lookupCommand: Command = {
       await lookups.run(
         lines,
         (line) => (line.overlong === undefined ? line.hash : undefined),
-        { signal, unlooked: overlong },
+        { signal, unlooked: overlong, ...(order === 'input' ? { order: new InputOrder(ORDER_WINDOW) } : {}) },
         report,
         io.out,
       );

@@ -7,6 +7,7 @@ import type { OutcomeView } from '../scan-row.js';
 import { builtThreadFile } from '../thread-file.js';
 import { ADAPTIVE_MAX, chooseLimit } from './choose-limit.js';
 import { lookUpOnThreads } from './on-threads.js';
+import type { ResultOrder } from './result-order.js';
 import type { LookupThreadSetup } from './thread-messages.js';
 
 /** How `scan` and `lookup` look up: threads, concurrency, connection. */
@@ -24,7 +25,7 @@ export interface Lookups {
     /** Items in batches (the lines of a chunk read, one hashed file). */
     items: AsyncIterable<readonly T[]>,
     hashOf: (item: T) => string | undefined,
-    options: { readonly signal: AbortSignal; readonly unlooked?: (item: T) => void },
+    options: { readonly signal: AbortSignal; readonly unlooked?: (item: T) => void; readonly order?: ResultOrder },
     report: (item: T, outcome: OutcomeView) => void,
     output: NodeJS.WritableStream,
   ): Promise<void>;

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { backpressure } from '../io.js';
 import type { LookUpOptions } from '../lookup-pipeline.js';
 import type { OutcomeView } from '../scan-row.js';
+import { CompletionOrder } from './result-order.js';
 import type { FromLookupThread, LookupThreadSetup, ToLookupThread } from './thread-messages.js';
 
 /** Hashes given to one thread and not answered yet, at most: enough to keep its limit busy, memory bounded. */
@@ -19,7 +20,7 @@ interface Thread {
 
 /**
  * `lookUpEach` over N lookup threads (`--workers N`): the same contract
- * (items in, one report per item, in completion order, no more input pulled
+ * (items in, one report per item, in the order `options.order` keeps, no more input pulled
  * while stdout is behind), with the lookups spread over threads that each
  * have their own event loop, client and concurrency limit. Each new hash
  * goes to the thread with the fewest outstanding. Items, output and resume
@@ -35,7 +36,8 @@ export async function lookUpOnThreads<T>(
   output: NodeJS.WritableStream,
 ): Promise<void> {
   const { signal } = options;
-  const waiting = new Map<number, T>();
+  const order = options.order ?? new CompletionOrder();
+  const waiting = new Map<number, { readonly item: T; readonly ticket: number }>();
   const ready: [number, OutcomeView][] = [];
   let failure: { readonly error: unknown } | undefined;
   let wakeFeeder: (() => void) | undefined;
@@ -93,18 +95,19 @@ export async function lookUpOnThreads<T>(
       for (const item of batch) {
         const hash = hashOf(item);
         if (hash === undefined) {
-          if (options.unlooked === undefined) throw new TypeError('lookUpOnThreads: an item without a hash');
-          options.unlooked(item);
+          const { unlooked } = options;
+          if (unlooked === undefined) throw new TypeError('lookUpOnThreads: an item without a hash');
+          order.settle(order.ticket(), () => unlooked(item));
           continue;
         }
         let thread = leastBusy(threads);
-        while (thread.outstanding >= CREDIT && !signal.aborted && failure === undefined) {
+        while ((thread.outstanding >= CREDIT || !order.hasRoom()) && !signal.aborted && failure === undefined) {
           post();
           await new Promise<void>((resolve) => (wakeFeeder = resolve));
           thread = leastBusy(threads);
         }
         if (signal.aborted || failure !== undefined) return;
-        waiting.set(next, item);
+        waiting.set(next, { item, ticket: order.ticket() });
         thread.outstanding += 1;
         thread.pending.ids.push(next);
         thread.pending.hashes.push(hash);
@@ -134,9 +137,9 @@ export async function lookUpOnThreads<T>(
     while (!signal.aborted) {
       const batch = ready.splice(0);
       for (const [id, outcome] of batch) {
-        const item = waiting.get(id);
+        const entry = waiting.get(id);
         waiting.delete(id);
-        if (item !== undefined) report(item, outcome);
+        if (entry !== undefined) order.settle(entry.ticket, () => report(entry.item, outcome));
       }
       if (batch.length > 0) {
         // No more input is pulled while stdout is behind: memory stays flat on any input size.
