@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { byteLines } from './input/byte-lines.js';
 import { nameText } from './names.js';
@@ -63,12 +64,15 @@ export async function* readInput(path: string, onBytes?: (bytes: number) => void
 
 /**
  * A hash line whose name is text: `lookup --queue` sends lines through Redis
- * as JSON, so a name that is not UTF-8 travels in its `\xNN` form there.
+ * as JSON, so a name that is not UTF-8 travels in its `\xNN` form there,
+ * with its exact bytes beside it (as a local run prints them).
  */
 export interface TextHashLine {
   readonly line: number;
   readonly hash: string;
   readonly name?: string;
+  /** The name's exact bytes, when it is not valid UTF-8 (`name` is then not the name itself). */
+  readonly nameBase64?: string;
 }
 
 /** The hash lines of `input`, read as bytes in bounded memory (an over-long line keeps its cut start as hash). */
@@ -87,7 +91,9 @@ export async function* readTextHashLines(
 }
 
 export function textHashLine(line: HashLine): TextHashLine {
-  return line.name === undefined
-    ? { line: line.line, hash: line.hash }
-    : { line: line.line, hash: line.hash, name: nameText(line.name) };
+  if (line.name === undefined) return { line: line.line, hash: line.hash };
+  const name = nameText(line.name);
+  return isUtf8(line.name)
+    ? { line: line.line, hash: line.hash, name }
+    : { line: line.line, hash: line.hash, name, nameBase64: line.name.toString('base64') };
 }

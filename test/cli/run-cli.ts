@@ -44,7 +44,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   return collect(child, options.input);
 }
 
-export function collect(child: ChildProcess, input?: string): Promise<CliRun> {
+export function collect(child: ChildProcess, input?: string | Buffer): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {

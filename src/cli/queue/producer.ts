@@ -121,8 +121,9 @@ export async function runQueuedLookup(
       if (signal.aborted || chunk >= chunks) break;
       const rows = await waitForChunk(redis, queue, key, { runId, chunk, lines }, signal);
       if (rows === undefined) break;
-      for (const { line, result } of rows) {
+      for (const [i, { line, result }] of rows.entries()) {
         const cells = cellsOf(result, options.policy);
+        const named = lines[i];
         tally[cells.decision as keyof DecisionTally] += 1;
         progress.counters.looked += 1;
         if (result.verdict === 'error') progress.counters.errors += 1;
@@ -130,7 +131,9 @@ export async function runQueuedLookup(
         writer.write({
           line,
           hash: result.hash,
-          ...(result.name === undefined ? {} : { name: result.name }),
+          // The input's own name, its exact bytes too when it is not UTF-8, as a local run prints it.
+          ...(named?.name === undefined ? {} : { name: named.name }),
+          ...(named?.nameBase64 === undefined ? {} : { nameBase64: named.nameBase64 }),
           ...cells,
         });
       }

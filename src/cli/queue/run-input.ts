@@ -64,7 +64,7 @@ export async function openRunInput(
     const digest = createHash('sha256');
     let count = 0;
     for await (const line of lines(source)) {
-      digest.update(`${line.line}\t${line.hash}\t${line.name ?? ''}\n`);
+      digest.update(`${line.line}\t${line.hash}\t${line.name ?? ''}\t${line.nameBase64 ?? ''}\n`);
       count += 1;
     }
     const meta = { digest: digest.digest('hex'), lines: count, chunks: Math.ceil(count / options.chunkSize) };

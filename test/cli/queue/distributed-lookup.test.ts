@@ -101,27 +101,29 @@ describeWithRedis('lookup --queue and worker: batches across machines on BullMQ'
     expect(ends.map((end) => end.signal ?? end.code)).toEqual(['SIGKILL', 0, 0]);
   }, 90_000);
 
-  it('--redis on lookup shares verdicts between runs; a Redis that does not answer leaves the run on its own', async () => {
+  it('--redis on lookup shares verdicts between runs, lookup threads included; a Redis that does not answer leaves the run on its own', async () => {
     const own = await startRedisServer();
     closers.push(() => own.stop());
     const list = hashes(50, 'redis-flag');
     const service = await startLookupService(1, undefined, (hash) => hash === list[7]);
     closers.push(() => service.close());
     const args = ['lookup', '--redis', own.url, '-f', 'ndjson', ...list];
-    // A local run prints rows as lookups end (each names its line): the same rows, in any order.
-    const rows = (stdout: string): string[] => stdout.split('\n').sort();
-    const first = await collect(cli(args, service.url));
+    // Lookup threads (--workers) share through Redis as one thread does: each has its own connection.
+    const first = await collect(cli([...args, '--workers', '2'], service.url));
     expect(first.code).toBe(1);
     expect(service.arrivals).toHaveLength(50);
     const second = await collect(cli(args, service.url));
     expect(second.code).toBe(1);
-    expect(rows(second.stdout)).toEqual(rows(first.stdout));
+    expect(second.stdout).toBe(first.stdout);
+    expect(service.arrivals).toHaveLength(50);
+    const third = await collect(cli([...args, '--workers', '3'], service.url));
+    expect(third.stdout).toBe(first.stdout);
     expect(service.arrivals).toHaveLength(50);
 
     await own.stop();
     const alone = await collect(cli(args, service.url));
     expect(alone.code).toBe(1);
-    expect(rows(alone.stdout)).toEqual(rows(first.stdout));
+    expect(alone.stdout).toBe(first.stdout);
     expect(alone.stderr).toContain('running without the shared cache and fleet');
     expect(service.arrivals).toHaveLength(100);
   }, 30_000);
@@ -132,7 +134,13 @@ describeWithRedis('lookup --queue and worker: batches across machines on BullMQ'
     const list = hashes(40, 'formats');
     const service = await startLookupService(1, undefined, (hash) => hash === list[3]);
     closers.push(() => service.close());
-    const input = `${list.slice(0, 20).join('\n')}\nnot-a-hash\n\n# comment\n${list.slice(20).join('  file name.bin\n')}  last.bin\n`;
+    // The last name is not UTF-8: both runs print its `\xNN` text and its exact bytes.
+    const input = Buffer.concat([
+      Buffer.from(
+        `${list.slice(0, 20).join('\n')}\nnot-a-hash\n\n# comment\n${list.slice(20).join('  file name.bin\n')}  last`,
+      ),
+      Buffer.from([0xfe, 0x2e, 0x62, 0x69, 0x6e, 0x0a]),
+    ]);
     const worker = cli(['worker', '--queue', own.url, '-q'], service.url);
     const stopped = collect(worker);
     for (const format of ['ndjson', 'csv', 'json', 'table']) {
@@ -142,9 +150,15 @@ describeWithRedis('lookup --queue and worker: batches across machines on BullMQ'
         input,
       );
       expect(queued.code).toBe(local.code);
-      // A local run prints rows as they settle; the queued one in input order: the same rows either way.
-      expect(rowsOf(queued.stdout, format)).toEqual(rowsOf(local.stdout, format).sort(byLine));
+      // Both print in input order: the same bytes.
+      expect(queued.stdout).toBe(local.stdout);
       expect(rowsOf(queued.stdout, format)).toEqual(rowsOf(queued.stdout, format).sort(byLine));
+      if (format === 'ndjson') {
+        expect(JSON.parse(rowsOf(queued.stdout, format).at(-1) as string)).toMatchObject({
+          name: 'last\\xfe.bin',
+          nameBase64: Buffer.from('last\xfe.bin', 'latin1').toString('base64'),
+        });
+      }
     }
     worker.kill('SIGTERM');
     expect((await stopped).code).toBe(0);
