@@ -6,6 +6,8 @@
  *
  * - `pinned`: `lookup --concurrency 256`, and the minimal client at 256;
  * - `adaptive`: `lookup` with no `--concurrency` (the adaptive limit);
+ * - `workers2`: `lookup --concurrency 256 --workers 2` (128 on each of two
+ *   lookup threads): CPU per lookup with threads, no target;
  * - `rate-limited`: `lookup` (adaptive) against a service admitting R
  *   lookups a second (token bucket) and answering 429 + `Retry-After: 1`
  *   beyond: the share answered 429, and the lookups a second against R.
@@ -87,8 +89,9 @@ async function main(): Promise<void> {
     minimal: ['bench/cli/minimal-client.mjs', list, '256'],
     pinned: [...cli, '--concurrency', '256'],
     adaptive: cli,
+    workers2: [...cli, '--concurrency', '256', '--workers', '2'],
   };
-  const runs: Record<string, Run[]> = { minimal: [], pinned: [], adaptive: [] };
+  const runs: Record<string, Run[]> = { minimal: [], pinned: [], adaptive: [], workers2: [] };
   const names = Object.keys(contestants);
   for (let round = 0; round < ROUNDS; round += 1) {
     for (let i = 0; i < names.length; i += 1) {
@@ -124,9 +127,10 @@ async function main(): Promise<void> {
   const minimal = runs.minimal as Run[];
   const pinned = runs.pinned as Run[];
   const adaptive = runs.adaptive as Run[];
+  const workers2 = runs.workers2 as Run[];
   const results = {
     machine: machine(),
-    note: 'shared machine (up to 6 other helpers at work): the figures are noisy',
+    note: 'the service runs on the same machine as the contestants: see machine.load for how busy it was',
     lines: LINES,
     rounds: ROUNDS,
     serverDelayMs: 20,
@@ -134,6 +138,7 @@ async function main(): Promise<void> {
       minimal: perLookup(minimal, LINES),
       pinned256: perLookup(pinned, LINES),
       adaptive: perLookup(adaptive, LINES),
+      workers2: perLookup(workers2, LINES),
     },
     ratios: {
       pinnedThroughputVsMinimal: ratio(
@@ -147,6 +152,10 @@ async function main(): Promise<void> {
       adaptiveThroughputVsPinned: ratio(
         pinned.map((r) => r.ms),
         adaptive.map((r) => r.ms),
+      ),
+      workers2CpuVsPinned: ratio(
+        workers2.map((r) => r.cpuUs),
+        pinned.map((r) => r.cpuUs),
       ),
     },
     rateLimited: {
