@@ -33,24 +33,37 @@ const SHOWN_OF_OVERLONG = 80;
  * as input. The name stays bytes. A line cut by the reader (`length` beyond
  * its bytes) is over-long: reported, never parsed.
  */
-export function parseHashLine(text: Buffer | string, line: number, length?: number): HashLine | undefined {
+export function parseHashLine(
+  text: Buffer | string,
+  line: number,
+  length?: number,
+  from = 0,
+  to?: number,
+): HashLine | undefined {
   const bytes = typeof text === 'string' ? Buffer.from(text) : text;
-  if (length !== undefined && length > bytes.length) {
-    const shown = nameText(bytes.subarray(0, SHOWN_OF_OVERLONG));
+  let start = from;
+  let end = to ?? bytes.length;
+  if (length !== undefined && length > end - start) {
+    const shown = nameText(bytes.subarray(start, Math.min(end, start + SHOWN_OF_OVERLONG)));
     return { line, hash: `${shown}…`, overlong: length };
   }
-  let start = 0;
-  let end = bytes.length;
   while (start < end && isSpace(bytes[start])) start += 1;
   while (end > start && isSpace(bytes[end - 1])) end -= 1;
   if (start === end || bytes[start] === 0x23) return undefined;
   let word = start;
-  while (word < end && !isSpace(bytes[word])) word += 1;
-  const hash = nameText(bytes.subarray(start, word));
+  let ascii = true;
+  while (word < end) {
+    const byte = bytes[word] as number;
+    if (isSpace(byte)) break;
+    if (byte >= 0x80) ascii = false;
+    word += 1;
+  }
+  // A hash is ASCII: read it as is (the `\xNN` form is for a first word that is not UTF-8).
+  const hash = ascii ? bytes.toString('latin1', start, word) : nameText(bytes.subarray(start, word));
   let name = word;
   while (name < end && isSpace(bytes[name])) name += 1;
   if (bytes[name] === 0x2a) name += 1; // `*`: binary mode in sha256sum's output
-  // A copy: the line is a view of the chunk read, and the name lives until its result is printed.
+  // A copy: the line is in the chunk read, and the name lives until its result is printed.
   return name >= end ? { line, hash } : { line, hash, name: Buffer.from(bytes.subarray(name, end)) };
 }
 
@@ -84,7 +97,7 @@ export async function* readTextHashLines(
   }
   for await (const batch of byteLines(chunks(), MAX_LINE_BYTES)) {
     for (const raw of batch) {
-      const parsed = parseHashLine(raw.bytes, raw.number, raw.length);
+      const parsed = parseHashLine(raw.bytes, raw.number, raw.length, raw.start, raw.end);
       if (parsed !== undefined) yield textHashLine(parsed);
     }
   }

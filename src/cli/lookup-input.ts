@@ -85,7 +85,7 @@ async function* hashLines(
     const parsed: HashLine[] = [];
     for (const line of batch) {
       if (state?.isSettled(line.number) === true) continue;
-      const hashLine = parseHashLine(line.bytes, line.number, line.length);
+      const hashLine = parseHashLine(line.bytes, line.number, line.length, line.start, line.end);
       if (hashLine !== undefined) parsed.push(hashLine);
     }
     if (parsed.length > 0) yield parsed;

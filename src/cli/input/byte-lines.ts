@@ -8,8 +8,14 @@
 export interface RawLine {
   /** 1-based line number. */
   readonly number: number;
-  /** The line's bytes; for a line longer than the limit, only its first `limit` bytes. */
+  /**
+   * Holds the line's bytes at `start` to `end` (the chunk read, so that a
+   * line costs no view of its own); for a line longer than the limit, only
+   * its first `limit` bytes are there.
+   */
   readonly bytes: Buffer;
+  readonly start: number;
+  readonly end: number;
   /** The line's full length in bytes (more than `bytes.length` when cut). */
   readonly length: number;
 }
@@ -49,16 +55,16 @@ export async function* byteLines(
     parts.push(Buffer.from(slice));
     kept += slice.length;
   };
-  const line = (bytes: Buffer, full: number): RawLine => {
+  const line = (bytes: Buffer, start: number, end: number, full: number): RawLine => {
     number += 1;
-    let cut = bytes;
+    let stop = end;
     let size = full;
-    if (size <= limit && cut[cut.length - 1] === RETURN) {
-      cut = cut.subarray(0, cut.length - 1);
+    if (size <= limit && stop > start && bytes[stop - 1] === RETURN) {
+      stop -= 1;
       size -= 1;
     }
     observer?.lineEnd(number);
-    return { number, bytes: cut, length: size };
+    return { number, bytes, start, end: stop, length: size };
   };
   const finish = (): RawLine => {
     const bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, kept);
@@ -66,7 +72,7 @@ export async function* byteLines(
     parts = [];
     kept = 0;
     length = 0;
-    return line(bytes, full);
+    return line(bytes, 0, bytes.length, full);
   };
   for await (const chunk of input) {
     const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -81,7 +87,7 @@ export async function* byteLines(
         break;
       }
       observer?.bytes(data.subarray(start, end + 1));
-      if (length === 0 && end - start <= limit) batch.push(line(data.subarray(start, end), end - start));
+      if (length === 0 && end - start <= limit) batch.push(line(data, start, end, end - start));
       else {
         keep(data.subarray(start, end));
         batch.push(finish());
