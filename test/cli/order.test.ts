@@ -58,5 +58,13 @@ describe('lookup --order', { timeout: 60_000 }, () => {
     expect([...lines].sort((a, b) => a - b)).toEqual(inInputOrder);
     expect(lines.at(-1)).toBe(1); // the late first line comes out last
     expect((await runCli(['lookup', '--order', 'random', '--input', input], { env })).code).toBe(64);
+    const queued = await runCli(
+      ['lookup', '--queue', 'redis://127.0.0.1:1', '--order', 'completion', '--input', input],
+      {
+        env,
+      },
+    );
+    expect(queued.code).toBe(64);
+    expect(queued.stderr).toContain('--queue prints in input order');
   });
 });

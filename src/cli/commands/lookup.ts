@@ -73,11 +73,14 @@ export const lookupCommand: Command = {
     const format = oneOf(values.format, FORMATS, 'format', 'table');
     const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
-    if (values.queue !== undefined)
+    const order = oneOf(values.order, ['input', 'completion'] as const, 'order', 'input');
+    if (values.queue !== undefined) {
+      if (order === 'completion')
+        throw new UsageError('lookup: --queue prints in input order; --order completion is for a local run');
       return queuedLookup(values, positionals, { format, failOn, policy }, { io, signal });
+    }
     const pinned = flagNumber(values.concurrency, 'concurrency', { min: 1, max: 1024 });
     const workers = flagNumber(values.workers, 'workers', { min: 1, max: 64 }) ?? 1;
-    const order = oneOf(values.order, ['input', 'completion'] as const, 'order', 'input');
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
     const { lines, state, readSoFar } = await openLookupInput(positionals, values.input, values.resume, io, progress);
