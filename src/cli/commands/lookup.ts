@@ -47,7 +47,7 @@ Input:
                         same input and STATE skips what was answered and asks again
                         only what was not (failed lookups included)
 
-Output:
+Order:
   --order input|completion
                         results in input order (default: a slow lookup holds back
                         the results after it), or each as it ends
