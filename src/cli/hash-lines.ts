@@ -1,7 +1,6 @@
-import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { byteLines } from './input/byte-lines.js';
-import { nameText } from './names.js';
+import { nameCells, nameText } from './names.js';
 
 /** Longest line taken as a hash line (a hash, two spaces, a path of up to `PATH_MAX` bytes, with room to spare). */
 export const MAX_LINE_BYTES = 8 * 1024;
@@ -105,8 +104,7 @@ export async function* readTextHashLines(
 
 export function textHashLine(line: HashLine): TextHashLine {
   if (line.name === undefined) return { line: line.line, hash: line.hash };
-  const name = nameText(line.name);
-  return isUtf8(line.name)
-    ? { line: line.line, hash: line.hash, name }
-    : { line: line.line, hash: line.hash, name, nameBase64: line.name.toString('base64') };
+  // `nameCells` gives `{ name }`, or `{ name, nameBase64 }` for a name that is not UTF-8: strings both.
+  const cells = nameCells('name', line.name) as Pick<TextHashLine, 'name' | 'nameBase64'>;
+  return { line: line.line, hash: line.hash, ...cells };
 }

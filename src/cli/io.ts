@@ -42,16 +42,16 @@ function safeJson(value: unknown): string {
   }
 }
 
-/**
- * Waits while `stream` holds more than its high-water mark. Results are
- * produced faster than a pipe drains; without this pause a long run would
- * queue its whole output in memory.
- */
 /** Whether `stream` wants a `drain` before more is written (checked first: an `await` per result costs). */
 export function behind(stream: NodeJS.WritableStream): boolean {
   return (stream as { writableNeedDrain?: boolean }).writableNeedDrain === true;
 }
 
+/**
+ * Waits while `stream` holds more than its high-water mark. Results are
+ * produced faster than a pipe drains; without this pause a long run would
+ * queue its whole output in memory.
+ */
 export async function backpressure(stream: NodeJS.WritableStream, signal?: AbortSignal): Promise<void> {
   if (!behind(stream) || signal?.aborted === true) return;
   // A reader that stopped reading must not hold a SIGTERM or a broken pipe off: the signal ends the wait.

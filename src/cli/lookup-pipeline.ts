@@ -19,13 +19,15 @@ export interface LookUpOptions<T> {
 }
 
 /**
- * Looks up the hash of each item (a hashed file, a line of a list; items come in batches) through
- * `scanIterable` and hands each outcome back with its item, in the order
- * `options.order` keeps (input or completion). A new lookup starts only while fewer than `limit.current` are in
- * flight, at the limit's pace once the service has pushed back, and while stdout keeps up; each finished one feeds its latency to the
- * limit. Items wait in a map only while their lookup runs, so memory stays
- * bounded by the limit; a Ctrl-C stops the loop without reporting the
- * lookups it aborted as failures.
+ * Looks up the hash of each item (a hashed file, a line of a list; items
+ * come in batches) through `scanIterable` and hands each outcome back with
+ * its item, in the order `options.order` keeps (input or completion). A new
+ * lookup starts only while fewer than `limit.current` are in flight, the
+ * order's window has room, the limit's pace allows (once the service has
+ * pushed back) and stdout keeps up; each finished one feeds its latency to
+ * an adaptive limit. Memory stays bounded by the limit and the order's
+ * window; a Ctrl-C stops the loop without reporting the lookups it aborted
+ * as failures.
  */
 export async function lookUpEach<T>(
   client: HashScanClient,

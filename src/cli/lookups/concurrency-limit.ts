@@ -14,9 +14,9 @@
  *   `TOLERANCE` times it two windows in a row, shrink in proportion (queues
  *   are building up);
  * - push-back (a 429 or 503 on the wire, a time-out): the service counts
- *   requests a second, so from then on starts are paced (`pace.ts`) to a
- *   tenth below what it answered just before; the concurrency limit stops
- *   growing once it is ample for that pace.
+ *   requests a second, so from then on starts are paced (`pace.ts`) to just
+ *   under what it answered before; the concurrency limit stops growing once
+ *   it is ample for that pace.
  */
 import { Pace, type PaceChange, type PaceMeasures, RateMeter, RECENT_TENTHS } from './pace.js';
 

@@ -11,11 +11,15 @@
  * paces its starts to what the service admitted, the way smithy's adaptive
  * retry mode paces sends with a client-side token bucket:
  *
- * - the measure: lookups answered a second, over the last second since the
- *   last pause ended (a measure shorter than `MIN_MEASURE_MS` says too
- *   little: the service's burst is in it);
- * - on push-back: a tenth below the lower of the measure and the pace
- *   already kept, or half the pace without a measure;
+ * - the measure: lookups answered a second, since the last pause ended
+ *   (a measure shorter than `MIN_MEASURE_MS` says too little);
+ * - the first push-back (unpaced, at the end of slow start): what the
+ *   service answered over the last `RECENT_TENTHS` tenths of a second, or
+ *   half the send rate without a measure. High by the service's burst if
+ *   anything: the next push-back corrects it;
+ * - a later push-back (paced): `NEAR` times the lower of the pace kept and
+ *   the measure over the last second, with `ASSUMED_BURST_MS` of the
+ *   service's pace taken out of a short measure, or half the pace without one;
  * - probing: a twentieth more every `PROBE_EVERY_MS`; a probe that meets
  *   push-back before the next one is due goes back to the pace it left,
  *   and the next probe waits twice as long.
@@ -111,8 +115,8 @@ export class Pace {
   }
 
   /**
-   * The service pushed back. `measured` is what it answered just before
-   * (`undefined`: too short to tell); `sendRate` is what the CLI was sending
+   * The service pushed back. `measures` is what it answered just before
+   * (`undefined`: nothing measured); `sendRate` is what the CLI was sending
    * without a pace (its limit over its latency).
    */
   pushBack(now: number, measures: PaceMeasures | undefined, sendRate: number): PaceChange {

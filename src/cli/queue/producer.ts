@@ -121,19 +121,18 @@ export async function runQueuedLookup(
       if (signal.aborted || chunk >= chunks) break;
       const rows = await waitForChunk(redis, queue, key, { runId, chunk, lines }, signal);
       if (rows === undefined) break;
-      for (const [i, { line, result }] of rows.entries()) {
+      for (const { line, result } of rows) {
         const cells = cellsOf(result, options.policy);
-        const named = lines[i];
         tally[cells.decision as keyof DecisionTally] += 1;
         progress.counters.looked += 1;
         if (result.verdict === 'error') progress.counters.errors += 1;
         progress.clear();
         writer.write({
-          line,
+          line: line.line,
           hash: result.hash,
-          // The input's own name, its exact bytes too when it is not UTF-8, as a local run prints it.
-          ...(named?.name === undefined ? {} : { name: named.name }),
-          ...(named?.nameBase64 === undefined ? {} : { nameBase64: named.nameBase64 }),
+          // The input's own name (never a recorded one), its exact bytes too when it is not UTF-8, as a local run prints it.
+          ...(line.name === undefined ? {} : { name: line.name }),
+          ...(line.nameBase64 === undefined ? {} : { nameBase64: line.nameBase64 }),
           ...cells,
         });
       }
@@ -188,14 +187,14 @@ async function enqueue(
   return chunk;
 }
 
-/** One printed line: its number and its result. */
+/** One printed line: the input's line and its result. */
 interface PrintedLine {
-  readonly line: number;
+  readonly line: HashLine;
   readonly result: LineResult;
 }
 
 function errorResult(line: HashLine, code: string, message: string): LineResult {
-  return { verdict: 'error', hash: line.hash, ...(line.name === undefined ? {} : { name: line.name }), code, message };
+  return { verdict: 'error', hash: line.hash, code, message };
 }
 
 /**
@@ -226,7 +225,7 @@ async function waitForChunk(
     const value = stored[index];
     if (value === null || value === undefined) {
       return {
-        line: line.line,
+        line,
         result: errorResult(line, 'QUEUE_JOB_FAILED', 'the chunk job of this line failed for good on the workers'),
       };
     }
@@ -239,12 +238,12 @@ async function waitForChunk(
     }
     if (parsed?.success !== true || parsed.data.hash !== line.hash) {
       return {
-        line: line.line,
+        line,
         result: errorResult(line, 'QUEUE_BAD_RECORD', 'the recorded result does not verify or is for another hash'),
       };
     }
-    // The name printed is the input's own, as in a local run.
+    // A recorded name is never printed: the input's own is, where the row is written.
     const { name: _recorded, ...answer } = parsed.data;
-    return { line: line.line, result: { ...answer, ...(line.name === undefined ? {} : { name: line.name }) } };
+    return { line, result: answer };
   });
 }
