@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { expect } from 'vitest';
+import { type ChildOutput, collect } from '../helpers/child-output.js';
 import { CLI_PATH } from './build-cli.js';
 
-export interface CliRun {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export { collect };
+
+/** What a CLI run printed, and how it ended. */
+export type CliRun = ChildOutput;
 
 export interface CliOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -42,22 +41,6 @@ export function startCli(args: readonly string[], options: CliOptions = {}): Chi
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
   const child = startCli(args, options);
   return collect(child, options.input);
-}
-
-export function collect(child: ChildProcess, input?: string | Buffer): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  child.stdin?.end(input);
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
 }
 
 /** NDJSON back into objects; every line must parse. */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { collect } from '../helpers/child-output.js';
 import type { ReplicaConfig } from './replica.js';
 
 const REPLICA = fileURLToPath(new URL('./replica.ts', import.meta.url));
@@ -20,25 +21,13 @@ export function runReplica(config: Omit<ReplicaConfig, 'startAt'> & { startAt?: 
     env: { ...process.env, TSX_DISABLE_CACHE: '1', REPLICA: JSON.stringify({ startAt: Date.now(), ...config }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  const done = new Promise<ReplicaReport>((resolve, reject) => {
-    child.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`replica exited ${code}: ${err}`));
-      else {
-        try {
-          resolve(JSON.parse(out) as ReplicaReport);
-        } catch {
-          reject(new Error(`replica printed no report: ${out}\n${err}`));
-        }
-      }
-    });
+  const done = collect(child).then(({ code, stdout, stderr }) => {
+    if (code !== 0) throw new Error(`replica exited ${code}: ${stderr}`);
+    try {
+      return JSON.parse(stdout) as ReplicaReport;
+    } catch {
+      throw new Error(`replica printed no report: ${stdout}\n${stderr}`);
+    }
   });
   return { done };
 }

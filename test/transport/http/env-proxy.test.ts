@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EICAR_RECORD } from '../../../src/doubles/defaults.js';
 import { startSandbox } from '../../../src/sandbox/start-sandbox.js';
+import { collect } from '../../helpers/child-output.js';
 import { startForwardProxy } from '../../helpers/forward-proxy.js';
 
 /** Node's own fetch follows HTTP(S)_PROXY under NODE_USE_ENV_PROXY=1 from 22.21 and 24.5 on. */
@@ -22,15 +23,7 @@ function runChild(env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: s
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err })));
+  return collect(child).then(({ code, stdout, stderr }) => ({ code, out: stdout, err: stderr }));
 }
 
 describe('NODE_USE_ENV_PROXY=1 (the fetch path, no code change)', () => {
