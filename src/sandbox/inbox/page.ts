@@ -91,6 +91,7 @@ main { padding: 0 24px 32px; max-width: 1100px; }
 .content { margin: 6px 0; padding: 8px 10px; background: var(--bg); border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .otp { display: flex; align-items: center; gap: 8px; font-size: 13px; }
 .otp code { font-size: 20px; font-weight: 700; letter-spacing: 2px; padding: 2px 8px; border: 1px dashed var(--accent); border-radius: 6px; user-select: all; }
+.label, .to-sign summary { margin-top: 6px; font-size: 12px; color: var(--muted); cursor: default; }
 pre { margin: 4px 0; padding: 8px 10px; background: var(--bg); border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; }
 .lookups { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); border-radius: 8px; font-size: 13px; }
 .lookups th, .lookups td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); }
