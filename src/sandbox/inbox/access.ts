@@ -95,7 +95,7 @@ export function resolveInboxAccess(options: InboxOptions, boundAddress: string):
   if (!loopback && token === undefined) {
     throw new ConfigurationError(
       'inbox.token',
-      `the sandbox is bound to ${boundAddress}, reachable from the network: give the inbox a token (inbox.token, or --inbox-token), or turn it off (inbox: false)`,
+      `the sandbox is bound to ${boundAddress}, reachable from the network: its inbox needs a token of at least ${MIN_TOKEN_CHARS} characters`,
     );
   }
   const expected = token === undefined ? undefined : digest(token);
