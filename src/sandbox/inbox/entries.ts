@@ -59,12 +59,13 @@ export interface InboxLookup {
   readonly status: number | undefined;
 }
 
-/** Cuts a string to {@link MAX_FIELD_CHARS} characters (code points are not split). */
+/** Cuts a string to {@link MAX_FIELD_CHARS} UTF-16 units, `…` included, never between the halves of a pair. */
 export function bounded(value: string | undefined): string | undefined {
   if (value === undefined || value.length <= MAX_FIELD_CHARS) return value;
-  return `${Array.from(value.slice(0, MAX_FIELD_CHARS + 1))
-    .slice(0, MAX_FIELD_CHARS - 1)
-    .join('')}…`;
+  let end = MAX_FIELD_CHARS - 1;
+  const last = value.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${value.slice(0, end)}…`;
 }
 
 const CODE_NAME = /^(code|otp|pin|captcha|verif\w*|sms_?code|auth_?code)$/i;

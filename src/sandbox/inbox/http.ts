@@ -19,7 +19,7 @@ const MAX_LISTENERS = 64;
 /** Time-out of `messages/next` by default and at most. */
 const DEFAULT_WAIT_MS = 30_000;
 const MAX_WAIT_MS = 300_000;
-/** A stream whose reader is this far behind is cut (it reconnects and gets a fresh snapshot). */
+/** A stream whose reader is this far behind its snapshot is cut (it reconnects and gets a fresh one). */
 const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
 
@@ -118,14 +118,24 @@ export function createInboxHandler(
       'content-type': 'text/event-stream; charset=utf-8',
     });
     // JSON.stringify escapes line breaks, so each event's data is one line.
-    const send = (event: string, data: unknown): void => {
-      if (res.writableLength > MAX_STREAM_BACKLOG) res.destroy();
-      else res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const write = (event: string, data: unknown): number => {
+      const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+      res.write(text);
+      return text.length;
     };
     res.write('retry: 1000\n\n');
-    send('snapshot', { info, messages: store.messages(), lookups: store.lookups() });
+    // A full inbox makes a large snapshot: the backlog allowed is counted beyond it.
+    const allowed =
+      write('snapshot', { info, messages: store.messages(), lookups: store.lookups() }) + MAX_STREAM_BACKLOG;
+    const send = (event: string, data: unknown): void => {
+      if (res.destroyed) return;
+      if (res.writableLength > allowed) res.destroy();
+      else write(event, data);
+    };
     const unsubscribe = store.subscribe((change: InboxChange) => send(change.type, change));
-    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => {
+      if (!res.destroyed) res.write(': keep-alive\n\n');
+    }, HEARTBEAT_MS);
     heartbeat.unref();
     res.once('close', () => {
       listening -= 1;
