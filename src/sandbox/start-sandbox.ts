@@ -5,6 +5,7 @@ import { createHashLookupService, type HashScanServiceOptions } from '../doubles
 import type { RecordedRequest } from '../doubles/request-log.js';
 import { halfBody, type ServiceReply, type ServiceRequest, type ServiceResponse } from '../doubles/service-handler.js';
 import { createSmsService, type SentMessage, type SmsServiceOptions } from '../doubles/sms-service.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { createInbox, INBOX_PATH, type Inbox, type InboxOptions, isInboxPath } from './inbox/index.js';
 import { refusal, serviceAt } from './routes.js';
 
@@ -37,6 +38,12 @@ export interface SandboxOptions {
    * @defaultValue `{ limit: 1000 }`, no token
    */
   readonly inbox?: InboxOptions | undefined;
+  /**
+   * `requests` and `messages` keep the last this many each, the oldest
+   * dropped first: for a sandbox that runs for long (the CLI's sets 1000).
+   * @defaultValue no limit (tests count every request)
+   */
+  readonly recordLimit?: number | undefined;
 }
 
 /** A running sandbox. */
@@ -62,9 +69,9 @@ export interface Sandbox {
   readonly accessKeyId: string;
   /** Secret of the same account, to sign SMS requests with. */
   readonly accessKeySecret: string;
-  /** Every request, both services, in order, with secrets masked. */
+  /** Every request, both services, in order, with secrets masked (the last `recordLimit`, if set). */
   readonly requests: readonly RecordedRequest[];
-  /** Accepted SMS messages, in order. */
+  /** Accepted SMS messages, in order (the last `recordLimit`, if set). */
   readonly messages: readonly SentMessage[];
   /** Stops listening and destroys every connection, stalled ones included. */
   close(): Promise<void>;
@@ -141,6 +148,10 @@ function send(res: ServerResponse, response: ServiceResponse): void {
  * ```
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const recordLimit = options.recordLimit ?? Number.POSITIVE_INFINITY;
+  if (!(recordLimit === Number.POSITIVE_INFINITY || (Number.isSafeInteger(recordLimit) && recordLimit >= 1))) {
+    throw new ConfigurationError('recordLimit', 'must be a whole number, 1 or more');
+  }
   const requests: RecordedRequest[] = [];
   const messages: SentMessage[] = [];
   // Set once listening (the inbox shows the bound address); no request is served before.
@@ -148,7 +159,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // The SMS double reports an accepted message just before its request, in the same call.
   let accepted: SentMessage | undefined;
   const record = (entry: RecordedRequest): void => {
-    requests.push(entry);
+    if (requests.push(entry) > recordLimit) requests.shift();
     inbox?.record(entry, accepted);
     accepted = undefined;
   };
@@ -156,7 +167,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const sms = createSmsService(options.sms ?? {}, {
     requests: record,
     messages: (message) => {
-      messages.push(message);
+      if (messages.push(message) > recordLimit) messages.shift();
       accepted = message;
     },
   });

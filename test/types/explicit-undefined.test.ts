@@ -121,6 +121,7 @@ describe('an explicit undefined means "not set", at run time too', () => {
       sms: undefined,
       maxBodyBytes: undefined,
       inbox: undefined,
+      recordLimit: undefined,
     } satisfies AllUndefined<SandboxOptions>);
     try {
       const required = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };

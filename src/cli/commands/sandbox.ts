@@ -1,6 +1,12 @@
 // `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
 import { ConfigurationError } from '../../errors/configuration-error.js';
-import { EICAR_RECORD, SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, startSandbox } from '../../sandbox/index.js';
+import {
+  DEFAULT_INBOX_LIMIT,
+  EICAR_RECORD,
+  SANDBOX_FAULT_HASHES,
+  SANDBOX_NOT_DETECTED_HASH,
+  startSandbox,
+} from '../../sandbox/index.js';
 import { type Command, noArguments, oneOf, parseFlags } from '../command.js';
 import { flagNumber } from '../config.js';
 import { UsageError } from '../usage-error.js';
@@ -43,6 +49,8 @@ export const sandboxCommand: Command = {
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(port === undefined ? {} : { port }),
       ...(token === undefined || token === '' ? {} : { inbox: { token } }),
+      // It may run for days: what it records is bounded like its inbox.
+      recordLimit: DEFAULT_INBOX_LIMIT,
     }).catch((error: NodeJS.ErrnoException) => {
       if (error instanceof ConfigurationError) {
         throw new UsageError(`sandbox: ${error.message.replace('inbox.token', 'SANDBOX_INBOX_TOKEN')}`);

@@ -118,6 +118,17 @@ describe('bounds', () => {
     expect(await inboxGet(box, '/api/messages/1')).toMatchObject({ status: 404 });
   });
 
+  it('bounds `requests` and `messages` too with `recordLimit` (the CLI sandbox sets 1000)', async () => {
+    const box = await start({ recordLimit: 2 });
+    const sms = smsClient(box);
+    for (const code of ['100001', '100002', '100003']) {
+      await sms.send({ phoneNumbers: '13800138000', templateCode: 'SMS_100000001', templateParam: { code } });
+    }
+    expect(box.messages.map((m) => (m.templateParam as { code: string }).code)).toEqual(['100002', '100003']);
+    expect(box.requests).toHaveLength(2);
+    await expect(startSandbox({ recordLimit: 0 })).rejects.toMatchObject({ option: 'recordLimit' });
+  });
+
   it('cuts each text field, so one huge send cannot fill the memory', async () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: `${name}` is the template placeholder syntax, not JS.
     const box = await start({ sms: { templates: { SMS_1: 'Hi ${name}' } } });
