@@ -246,6 +246,36 @@ describe.skipIf(!available && !inCi)('the inbox page in Chromium', { timeout: 90
     expect(existsSync(path)).toBe(true);
   });
 
+  it('bound beyond loopback, says so and asks for the token before showing anything', async () => {
+    const token = 'browser-inbox-token-0123456789';
+    const exposed = await startSandbox({ host: '0.0.0.0', inbox: { token } });
+    const other = await context.newPage();
+    try {
+      const { port } = new URL(exposed.url);
+      // The clients take plain http: for loopback only: reach the 0.0.0.0 sandbox through 127.0.0.1.
+      await smsClient({ ...exposed, smsUrl: `http://127.0.0.1:${port}` }).send({
+        phoneNumbers: '13800138000',
+        templateCode: 'SMS_100000001',
+        templateParam: { code: '909090' },
+      });
+      await other.goto(`http://127.0.0.1:${port}/_inbox`);
+      await other.locator('#token-form').waitFor(WAIT);
+      expect(await other.locator('#status').textContent()).toBe('locked');
+      expect(await other.locator('#messages > li').count()).toBe(0);
+      await other.locator('#token').fill(token);
+      await other.locator('#token-form button').click();
+      await other.locator('#messages > li', { hasText: '909090' }).waitFor(WAIT);
+      expect(await other.locator('#exposure').textContent()).toMatch(
+        /^Listening on 0\.0\.0\.0: reachable from the network/,
+      );
+      expect(await other.locator('#exposure').getAttribute('class')).toBe('notice exposed');
+      expect(await other.locator('#token-form').isHidden()).toBe(true);
+    } finally {
+      await other.close();
+      await exposed.close();
+    }
+  });
+
   it('clears, and keeps showing new sends without a reload', async () => {
     await page.locator('#clear').click();
     await expect.poll(() => cards().count(), WAIT).toBe(0);
