@@ -37,6 +37,7 @@ const sandbox = await startSandbox();
 const workDir = await mkdtemp(join(tmpdir(), 'hashscan-sms-demo-'));
 try {
   console.log(`hashscan-sms demo: sandbox listening on ${sandbox.url} (loopback only)`);
+  console.log(`inbox (every send and lookup below, live in a browser): ${sandbox.inboxUrl}`);
 
   heading('1. Hash a file locally (streamed through node:crypto; only the hash leaves)');
   const file = join(workDir, 'eicar-test-file.txt');
@@ -133,6 +134,11 @@ try {
   }
 
   console.log('\nSecrets never appear above: the logs and errors of both clients mask them.');
+  if (process.stdout.isTTY) {
+    // Run by a person: keep the sandbox up so the inbox can be looked at.
+    console.log(`\nEvery send and lookup above is in the inbox: ${sandbox.inboxUrl}\nCtrl-C to stop.`);
+    await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+  }
 } finally {
   await sandbox.close();
   await rm(workDir, { recursive: true, force: true });

@@ -24,6 +24,13 @@ export interface RecordedRequest {
    * for SMS the response `Code` (`OK`, `SignatureDoesNotMatch`, …).
    */
   readonly outcome: string;
+  /**
+   * SMS refused with `SignatureDoesNotMatch` only: the string to sign the
+   * double computed, with the method it received, over the parameters as
+   * logged (a masked value reads `***`), so a person can compare it with
+   * their own. It holds no secret.
+   */
+  readonly stringToSign?: string;
 }
 
 /** Where a service writes what it saw. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { stringToSign } from '../sms/signing/string-to-sign.js';
 import { SANDBOX_DEFAULT_SIGN_NAME, SANDBOX_SMS_ACCOUNTS, SANDBOX_TEMPLATES } from './defaults.js';
 import { maskParams, type RequestSink } from './request-log.js';
 import { routeSmsRequest, type SmsMode } from './routing.js';
@@ -53,9 +54,9 @@ export interface SmsServiceOptions {
 
 /** Where the SMS double writes what it saw and what it sent. */
 export interface SmsSinks {
-  /** Called with every request, answered or refused, secrets masked. */
+  /** Called with every request, answered or refused, secrets masked; for an accepted send, right after `messages`. */
   readonly requests: RequestSink;
-  /** Called with each accepted message. */
+  /** Called with each accepted message, during the call that answers it. */
   readonly messages: (message: SentMessage) => void;
 }
 
@@ -105,6 +106,19 @@ function resolveOptions(options: SmsServiceOptions): AkskContext {
     guard: createReplayGuard(clockOffsetMs, tolerance),
     faults,
   };
+}
+
+/**
+ * The string to sign over the logged parameters: the same as the one checked
+ * unless a value was masked, which then reads `***` instead of leaking. A
+ * request that cannot be signed at all (a lone surrogate) has none.
+ */
+function loggedStringToSign(method: string, logged: Readonly<Record<string, string>>): string | undefined {
+  try {
+    return stringToSign(method, logged);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -163,14 +177,17 @@ export function createSmsService(options: SmsServiceOptions, sinks: SmsSinks): S
       ...answered,
       headers: { date: new Date(context.guard.now()).toUTCString(), ...answered.headers },
     };
+    const logged = maskParams(params, secrets);
+    const toSign = code === 'SignatureDoesNotMatch' ? loggedStringToSign(request.method, logged) : undefined;
     sinks.requests({
       service: 'sms',
       method: request.method,
       path: request.url.pathname,
-      params: maskParams(params, secrets),
+      params: logged,
       receivedAt: new Date(),
       status: response.status,
       outcome: code,
+      ...(toSign === undefined ? {} : { stringToSign: toSign }),
     });
     return respond(response);
   };

@@ -40,4 +40,5 @@ export {
   type SmsSinks,
 } from '../doubles/sms-service.js';
 export { substituteTemplate } from '../doubles/templates.js';
+export { DEFAULT_INBOX_LIMIT, type InboxLookup, type InboxMessage, type InboxOptions } from './inbox/index.js';
 export { type Sandbox, type SandboxOptions, startSandbox } from './start-sandbox.js';

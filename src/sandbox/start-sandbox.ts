@@ -5,6 +5,8 @@ import { createHashLookupService, type HashScanServiceOptions } from '../doubles
 import type { RecordedRequest } from '../doubles/request-log.js';
 import { halfBody, type ServiceReply, type ServiceRequest, type ServiceResponse } from '../doubles/service-handler.js';
 import { createSmsService, type SentMessage, type SmsServiceOptions } from '../doubles/sms-service.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { createInbox, INBOX_PATH, type Inbox, type InboxOptions, isInboxPath } from './inbox/index.js';
 import { refusal, serviceAt } from './routes.js';
 
 /**
@@ -16,7 +18,11 @@ import { refusal, serviceAt } from './routes.js';
  * ```
  */
 export interface SandboxOptions {
-  /** Interface to bind. Anything but loopback exposes the sandbox to the network. @defaultValue `'127.0.0.1'` */
+  /**
+   * Interface to bind. Anything but loopback exposes the sandbox to the
+   * network, and then `inbox.token` is required.
+   * @defaultValue `'127.0.0.1'`
+   */
   readonly host?: string | undefined;
   /** @defaultValue 0 (a free port) */
   readonly port?: number | undefined;
@@ -26,6 +32,18 @@ export interface SandboxOptions {
   readonly sms?: SmsServiceOptions | undefined;
   /** Larger request bodies answer HTTP 413. @defaultValue 1048576 (1 MiB) */
   readonly maxBodyBytes?: number | undefined;
+  /**
+   * The inbox at {@link Sandbox.inboxUrl}: how many entries it keeps, and
+   * its token (required when `host` is not loopback).
+   * @defaultValue `{ limit: 1000 }`, no token
+   */
+  readonly inbox?: InboxOptions | undefined;
+  /**
+   * `requests` and `messages` keep the last this many each, the oldest
+   * dropped first: for a sandbox that runs for long (the CLI's sets 1000).
+   * @defaultValue no limit (tests count every request)
+   */
+  readonly recordLimit?: number | undefined;
 }
 
 /** A running sandbox. */
@@ -40,15 +58,20 @@ export interface Sandbox {
   readonly hashScanUrl: string;
   /** Base URL for `SmsClient`: the same as `url` (the SMS address is `{url}/`). */
   readonly smsUrl: string;
+  /**
+   * `{url}/_inbox`: a web page showing every send and lookup live, with its
+   * JSON API under `{inboxUrl}/api/` (see docs/sandbox-inbox.md).
+   */
+  readonly inboxUrl: string;
   /** The accepted `api_key`. */
   readonly apiKey: string;
   /** Credentials of the first configured account (by default the member account). */
   readonly accessKeyId: string;
   /** Secret of the same account, to sign SMS requests with. */
   readonly accessKeySecret: string;
-  /** Every request, both services, in order, with secrets masked. */
+  /** Every request, both services, in order, with secrets masked (the last `recordLimit`, if set). */
   readonly requests: readonly RecordedRequest[];
-  /** Accepted SMS messages, in order. */
+  /** Accepted SMS messages, in order (the last `recordLimit`, if set). */
   readonly messages: readonly SentMessage[];
   /** Stops listening and destroys every connection, stalled ones included. */
   close(): Promise<void>;
@@ -125,13 +148,29 @@ function send(res: ServerResponse, response: ServiceResponse): void {
  * ```
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const recordLimit = options.recordLimit ?? Number.POSITIVE_INFINITY;
+  if (!(recordLimit === Number.POSITIVE_INFINITY || (Number.isSafeInteger(recordLimit) && recordLimit >= 1))) {
+    throw new ConfigurationError('recordLimit', 'must be a whole number, 1 or more');
+  }
   const requests: RecordedRequest[] = [];
   const messages: SentMessage[] = [];
+  // Set once listening (the inbox shows the bound address); no request is served before.
+  let inbox: Inbox | undefined;
+  // The SMS double reports an accepted message just before its request, in the same call.
+  let accepted: SentMessage | undefined;
   const record = (entry: RecordedRequest): void => {
-    requests.push(entry);
+    if (requests.push(entry) > recordLimit) requests.shift();
+    inbox?.record(entry, accepted);
+    accepted = undefined;
   };
   const hashScan = createHashLookupService(options.hashScan ?? {}, record);
-  const sms = createSmsService(options.sms ?? {}, { requests: record, messages: (message) => messages.push(message) });
+  const sms = createSmsService(options.sms ?? {}, {
+    requests: record,
+    messages: (message) => {
+      if (messages.push(message) > recordLimit) messages.shift();
+      accepted = message;
+    },
+  });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -166,6 +205,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    if (inbox !== undefined && isInboxPath(url.pathname)) {
+      inbox.handle(req, res, url);
+      return;
+    }
     const name = serviceAt(url.pathname);
     if (name === undefined) {
       const message = `no sandbox service at ${url.pathname}: SMS is at /, the hash lookup at /hash_scan`;
@@ -205,6 +248,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  try {
+    inbox = createInbox(options.inbox ?? {}, address.address);
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve));
+    throw error;
+  }
   const account = options.sms?.accounts?.[0] ?? SANDBOX_ACCOUNTS.member;
 
   let closing: Promise<void> | undefined;
@@ -212,6 +261,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url,
     hashScanUrl: url,
     smsUrl: url,
+    inboxUrl: `${url}${INBOX_PATH}`,
     apiKey: options.hashScan?.apiKey ?? SANDBOX_API_KEY,
     accessKeyId: account.accessKeyId,
     accessKeySecret: account.accessKeySecret,

@@ -13,8 +13,9 @@ describe('hashscan-sms sandbox', { timeout: 30_000 }, () => {
         first += chunk;
       });
       await expect.poll(() => first.includes('\n'), { timeout: 20_000, interval: 50 }).toBe(true);
-      const info = JSON.parse(first.split('\n')[0] as string) as { env: Record<string, string> };
+      const info = JSON.parse(first.split('\n')[0] as string) as { env: Record<string, string>; inboxUrl: string };
       expect(info.env.HASHSCAN_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(info.inboxUrl).toBe(`${info.env.HASHSCAN_BASE_URL}/_inbox`);
       expect(Object.keys(info.env).sort()).toEqual([
         'HASHSCAN_API_KEY',
         'HASHSCAN_BASE_URL',
@@ -44,9 +45,38 @@ describe('hashscan-sms sandbox', { timeout: 30_000 }, () => {
     await expect.poll(() => out.includes('Ctrl-C'), { timeout: 20_000, interval: 50 }).toBe(true);
     expect(out).toMatch(/^export HASHSCAN_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/m);
     expect(out).toMatch(/^export SMS_ACCESS_KEY_SECRET=\S+$/m);
+    const inbox = /^ {2}inbox: +(http:\/\/127\.0\.0\.1:\d+\/_inbox) /m.exec(out)?.[1];
+    expect((await fetch(inbox ?? 'http://invalid.invalid')).headers.get('content-type')).toBe(
+      'text/html; charset=utf-8',
+    );
     child.kill('SIGINT');
     const run = await done;
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('sandbox stopped');
+  });
+
+  it('bound beyond loopback, needs the inbox token from SANDBOX_INBOX_TOKEN and never prints it', async () => {
+    const refused = await runCli(['sandbox', '--host', '0.0.0.0'], { env: { SANDBOX_INBOX_TOKEN: '' } });
+    expect(refused.code).toBe(64);
+    expect(refused.stderr).toContain('SANDBOX_INBOX_TOKEN');
+
+    const token = 'cli-inbox-token-0123456789';
+    const child = startCli(['sandbox', '--host', '0.0.0.0', '--format', 'json'], {
+      env: { SANDBOX_INBOX_TOKEN: token },
+    });
+    const done = collect(child);
+    let first = '';
+    child.stdout?.on('data', (chunk: string) => {
+      first += chunk;
+    });
+    await expect.poll(() => first.includes('\n'), { timeout: 20_000, interval: 50 }).toBe(true);
+    const { inboxUrl } = JSON.parse(first.split('\n')[0] as string) as { inboxUrl: string };
+    const local = inboxUrl.replace('0.0.0.0', '127.0.0.1');
+    expect((await fetch(`${local}/api/messages`)).status).toBe(401);
+    expect((await fetch(`${local}/api/messages`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code).toBe(0);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(token);
   });
 });

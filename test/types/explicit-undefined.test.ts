@@ -120,6 +120,8 @@ describe('an explicit undefined means "not set", at run time too', () => {
       hashScan: undefined,
       sms: undefined,
       maxBodyBytes: undefined,
+      inbox: undefined,
+      recordLimit: undefined,
     } satisfies AllUndefined<SandboxOptions>);
     try {
       const required = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };

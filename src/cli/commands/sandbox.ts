@@ -1,5 +1,12 @@
 // `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
-import { EICAR_RECORD, SANDBOX_FAULT_HASHES, SANDBOX_NOT_DETECTED_HASH, startSandbox } from '../../sandbox/index.js';
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import {
+  DEFAULT_INBOX_LIMIT,
+  EICAR_RECORD,
+  SANDBOX_FAULT_HASHES,
+  SANDBOX_NOT_DETECTED_HASH,
+  startSandbox,
+} from '../../sandbox/index.js';
 import { type Command, noArguments, oneOf, parseFlags } from '../command.js';
 import { flagNumber } from '../config.js';
 import { UsageError } from '../usage-error.js';
@@ -13,12 +20,15 @@ const OPTIONS = {
 const HELP = `Usage: hashscan-sms sandbox [--port N] [--host ADDRESS] [--format text|json]
 
 Starts the local sandbox (hash lookup and SMS doubles) in the foreground and
-prints its base URLs, keys and the environment variables to export. Ctrl-C
-stops it. The keys are the sandbox's public test keys, not secrets.
+prints its base URLs, keys and the environment variables to export, and the
+address of its inbox: a web page showing every send and lookup as it
+arrives. Ctrl-C stops it. The keys are the sandbox's public test keys, not
+secrets.
 
 Options:
   -p, --port N          port to listen on (default: a free one)
-  --host ADDRESS        interface (default 127.0.0.1; anything else exposes it)
+  --host ADDRESS        interface (default 127.0.0.1; anything else exposes it,
+                        and then the inbox needs a token: SANDBOX_INBOX_TOKEN)
   -f, --format FORMAT   text (default) or json (one line, for scripts)
 
 Examples:
@@ -33,10 +43,18 @@ export const sandboxCommand: Command = {
     noArguments(positionals, 'sandbox');
     const format = oneOf(values.format, ['text', 'json'] as const, 'format', 'text');
     const port = flagNumber(values.port, 'port', { min: 0, max: 65_535 });
+    // From the environment, never a flag: arguments show in `ps`. Never printed.
+    const token = io.env.SANDBOX_INBOX_TOKEN;
     const sandbox = await startSandbox({
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(port === undefined ? {} : { port }),
+      ...(token === undefined || token === '' ? {} : { inbox: { token } }),
+      // It may run for days: what it records is bounded like its inbox.
+      recordLimit: DEFAULT_INBOX_LIMIT,
     }).catch((error: NodeJS.ErrnoException) => {
+      if (error instanceof ConfigurationError) {
+        throw new UsageError(`sandbox: ${error.message.replace('inbox.token', 'SANDBOX_INBOX_TOKEN')}`);
+      }
       throw new UsageError(`sandbox: cannot listen: ${error.code ?? error.message}`);
     });
     const env = {
@@ -48,7 +66,7 @@ export const sandboxCommand: Command = {
     };
     if (format === 'json') {
       io.out.write(
-        `${JSON.stringify({ url: sandbox.url, hashScanUrl: sandbox.hashScanUrl, smsUrl: sandbox.smsUrl, env })}\n`,
+        `${JSON.stringify({ url: sandbox.url, hashScanUrl: sandbox.hashScanUrl, smsUrl: sandbox.smsUrl, inboxUrl: sandbox.inboxUrl, env })}\n`,
       );
     } else {
       io.out.write(
@@ -56,6 +74,7 @@ export const sandboxCommand: Command = {
           `hashscan-sms sandbox listening on ${sandbox.url}`,
           `  hash lookup: ${sandbox.hashScanUrl.replace(/\/$/, '')}/hash_scan`,
           `  SMS:         ${sandbox.smsUrl.replace(/\/$/, '')}/`,
+          `  inbox:       ${sandbox.inboxUrl}   (open in a browser: every send and lookup, live)`,
           '',
           'Export (sandbox test keys, not secrets):',
           ...Object.entries(env).map(([name, value]) => `export ${name}=${value}`),
