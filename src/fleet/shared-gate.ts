@@ -182,12 +182,14 @@ export class SharedGate implements FleetGate {
       );
       if (answer === undefined || answer === UNAVAILABLE) return;
       const { msBeforeNext, consumedPoints } = answer;
-      if (!inRange(msBeforeNext, this.#windowMs) || !inRange(consumedPoints, this.#points + QUOTA_OVERDRAW_CAP)) {
+      // 0: the window ends now (its key about to expire), a legitimate answer.
+      const windowLeft = msBeforeNext === 0 ? 1 : msBeforeNext;
+      if (!inRange(windowLeft, this.#windowMs) || !inRange(consumedPoints, this.#points + QUOTA_OVERDRAW_CAP)) {
         // Not a count any replica could have made: someone else wrote the key. Step aside, as for a dead Redis.
         this.#link.outOfRange('QUOTA_OUT_OF_RANGE');
         return;
       }
-      const waitMs = msBeforeNext + Math.floor(Math.random() * QUOTA_JITTER_MS);
+      const waitMs = windowLeft + Math.floor(Math.random() * QUOTA_JITTER_MS);
       if (limit !== undefined && limit.deadline === undefined && waited + waitMs > QUOTA_WAIT_CAP_MS) {
         throw limit.refuse(waitMs, 'fleet-quota');
       }
