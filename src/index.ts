@@ -38,16 +38,16 @@ export type { SharedCacheOptions, SharedStore } from './hashscan/cache/bounded-s
 export type { ScanCacheOptions } from './hashscan/cache/scan-cache.js';
 export type { CacheStats } from './hashscan/cache/verdict-cache.js';
 export { type Decision, type DecisionPolicy, decide } from './hashscan/decide.js';
-export {
-  HashScanClient,
-  type HashScanClientOptions,
-  type HashScanStats,
-  type ScanIterableOptions,
-  type ScanManyOptions,
-  type ScanOptions,
-  type ScanProgress,
-  type ScanStreamProgress,
-} from './hashscan/hashscan-client.js';
+export { HashScanClient } from './hashscan/hashscan-client.js';
+export type {
+  HashScanClientOptions,
+  HashScanStats,
+  ScanIterableOptions,
+  ScanManyOptions,
+  ScanOptions,
+  ScanProgress,
+  ScanStreamProgress,
+} from './hashscan/scan-options.js';
 export type { FileScanOutcome, ScanFileOptions } from './hashscan/scan-outcome.js';
 export type {
   IndexedScanOutcome,

@@ -28,10 +28,20 @@ export interface FleetStats {
   readonly redisErrors: number;
   /** Redis calls not made while the fleet stepped aside after a failure. */
   readonly redisSkipped: number;
-  /** Attempts held by the fleet's pause or quota. */
+  /** Attempts held by the fleet's pause or quota, counted as each hold starts. */
   readonly held: number;
-  /** How long those attempts were held in all, in ms. */
+  /** How long those attempts were held in all, in ms (a hold counts once it ends). */
   readonly heldMs: number;
+  /** Attempts held by the fleet's pause or quota right now. */
+  readonly holding: number;
+  /** When the fleet's pause, as this replica last read it, ends (ms since the epoch); `undefined` when none is in force. */
+  readonly pausedUntil: number | undefined;
+  /**
+   * Values read from Redis out of range (a pause or lock longer than its cap
+   * or without expiry, a quota counter no replica could have made): never
+   * obeyed, each counted as a Redis failure (also in `redisErrors`).
+   */
+  readonly redisOutOfRange: number;
   /** `429` pauses this replica told the fleet about. */
   readonly pausesReported: number;
   /** Lookups this replica made as the fleet's owner of the hash. */
@@ -81,6 +91,8 @@ export class Fleet {
       keyPrefix: this.keyPrefix,
       maxPauseMs: context.resilience.maxPauseMs,
       rate: context.resilience.rate,
+      observers: context.observers,
+      name: context.name,
     });
     const waitMs = context.name === 'hashscan' ? lookupWait(options.lookupWaitMs) : 0;
     this.lookups = waitMs === 0 ? undefined : new FleetLookups(this.link, { keyPrefix: this.keyPrefix, waitMs });
@@ -133,6 +145,9 @@ export class Fleet {
       redisSkipped: this.link.counters.skipped,
       held: gate.held,
       heldMs: Math.round(gate.heldMs),
+      holding: gate.holding,
+      pausedUntil: this.gate.pausedUntil,
+      redisOutOfRange: this.link.counters.outOfRange,
       pausesReported: gate.pausesReported,
       lookupsOwned: lookups?.owned ?? 0,
       lookupsJoined: lookups?.joined ?? 0,

@@ -92,6 +92,8 @@ export interface LinkCounters {
   errors: number;
   /** Calls not made because the link was backing off after a failure. */
   skipped: number;
+  /** Replies out of range (a time to live past its cap, a counter of the wrong type or size), treated as failures. */
+  outOfRange: number;
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -105,7 +107,7 @@ export class RedisLink {
   readonly #name: ClientName;
   #resumeAt = Number.NEGATIVE_INFINITY;
   #down = false;
-  readonly counters: LinkCounters = { errors: 0, skipped: 0 };
+  readonly counters: LinkCounters = { errors: 0, skipped: 0, outOfRange: 0 };
 
   constructor(client: FleetRedisClient, options: { timeoutMs: number; observers: Observers; name: ClientName }) {
     this.kind = redisKind(client);
@@ -164,6 +166,16 @@ export class RedisLink {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A reply that is out of range (`what` names it, e.g. `PAUSE_OUT_OF_RANGE`)
+   * is never obeyed: it counts as a failure of Redis, and the fleet steps
+   * aside as it does for a dead Redis.
+   */
+  outOfRange(what: string): void {
+    this.counters.outOfRange += 1;
+    this.#failed(what);
   }
 
   #send(args: readonly string[]): Promise<unknown> {

@@ -10,7 +10,10 @@ import { type RedisLink, UNAVAILABLE } from './redis-link.js';
  * cache for that sealed entry, and asks for itself once the key is gone
  * without an entry (the owner failed), once its bounded wait is over, or when
  * Redis fails: never a hang, and never a verdict but the service's or a
- * sealed entry's.
+ * sealed entry's. A lock is a hint anyone with the shared Redis can write:
+ * one without expiry, or longer than `lookupWaitMs` (no replica sets
+ * longer), is a Redis failure and ignored at once; a wait never passes
+ * `lookupWaitMs` nor the caller's budget (its signal).
  */
 
 /** Deletes the key only if it still holds this replica's token (it may have expired and been taken since). */
@@ -79,7 +82,12 @@ export class FleetLookups {
     poll: () => Promise<T | undefined> | undefined,
     signal: AbortLike,
   ): Promise<T | undefined> {
-    const deadline = performance.now() + this.#waitMs;
+    const started = performance.now();
+    // The lock's time to live, read before any wait: a forged lock costs one command, not a wait.
+    let lock = await this.#lock(key);
+    if (lock === 'gone') return poll();
+    if (lock === 'ignored') return undefined;
+    const deadline = Math.min(started + this.#waitMs, performance.now() + lock);
     for (let delay = FIRST_POLL_MS; performance.now() < deadline; delay = Math.min(delay * 1.5, LONGEST_POLL_MS)) {
       try {
         await sleep(Math.ceil(Math.min(delay, deadline - performance.now())), signal, () => new Error('aborted'));
@@ -89,12 +97,25 @@ export class FleetLookups {
       const answer = await poll();
       if (answer !== undefined) return answer;
       // Checked after the poll: an owner that answered released the key after storing the entry.
-      const owner = await this.#link.command(['PTTL', key]);
-      if (owner === UNAVAILABLE || (typeof owner === 'number' && owner < 0)) {
-        // Gone: the entry may have landed between the poll and the check.
-        return poll();
-      }
+      lock = await this.#lock(key);
+      // Gone: the entry may have landed between the poll and the check.
+      if (lock === 'gone') return poll();
+      if (lock === 'ignored') return undefined;
     }
     return undefined;
+  }
+
+  /**
+   * The lock's time to live in ms; `gone` once released or expired; `ignored`
+   * when Redis fails or the lock is out of range (no expiry, longer than
+   * `lookupWaitMs`: not a lock any replica sets), counted as a Redis failure.
+   */
+  async #lock(key: string): Promise<number | 'gone' | 'ignored'> {
+    const ttl = await this.#link.command(['PTTL', key]);
+    if (ttl === UNAVAILABLE) return 'ignored';
+    if (ttl === -2 || ttl === 0) return 'gone';
+    if (typeof ttl === 'number' && Number.isSafeInteger(ttl) && ttl >= 1 && ttl <= this.#waitMs) return ttl;
+    this.#link.outOfRange('LOCK_OUT_OF_RANGE');
+    return 'ignored';
   }
 }

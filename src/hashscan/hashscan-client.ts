@@ -1,5 +1,4 @@
 import { inspect } from 'node:util';
-import { optionalMs } from '../config/numbers.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hashscan-error.js';
 import { Fleet } from '../fleet/fleet.js';
@@ -17,12 +16,13 @@ import type { AbortLike } from '../util/abort-like.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
 import { type ApiKey, apiKeyWithRedactor } from './api-key.js';
 import { describeScanResponse } from './auth-hint.js';
-import { batchSettings, scanBatch } from './batch.js';
+import { scanBatch } from './batch.js';
 import { checkEntry, isOutcome } from './batch-outcome.js';
 import { NO_CACHE_STATS, VerdictCache } from './cache/verdict-cache.js';
 import { callerAbortError } from './caller-abort.js';
 import { LookupExchange, type LookupSettings } from './lookup-exchange.js';
 import { allowedExtraFields, notDetectedSchema } from './response-schema.js';
+import { batchCall, resolveScanCall, type ScanCall } from './scan-call.js';
 import type {
   HashScanClientOptions,
   HashScanStats,
@@ -36,15 +36,7 @@ import { type ScanTrace, scanTrace } from './scan-trace.js';
 import { SharedBodies } from './shared-body.js';
 import { scanStream } from './stream.js';
 
-export type {
-  HashScanClientOptions,
-  HashScanStats,
-  ScanIterableOptions,
-  ScanManyOptions,
-  ScanOptions,
-  ScanProgress,
-  ScanStreamProgress,
-} from './scan-options.js';
+export type { HashScanClientOptions } from './scan-options.js';
 
 /** What this client sets for itself in the shared transport settings. */
 const HASHSCAN_DEFAULTS: ClientDefaults = { baseUrlEnv: 'HASHSCAN_BASE_URL', name: 'hashscan', cooldownMs: 30_000 };
@@ -123,28 +115,27 @@ export class HashScanClient {
    * Concurrent calls for the same hash share one request; answers are cached.
    */
   async scan(hash: string, options: ScanOptions = {}): Promise<ScanResult> {
-    const query = normalizeHash(hash);
-    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
-    if (this.#observers.active) return this.#observed(query, options.signal, totalTimeoutMs);
-    const cached = this.#cache?.get(query.hash);
-    if (cached !== undefined) return cached;
-    return this.#share(query, options.signal, totalTimeoutMs);
+    return this.#scan(hash, resolveScanCall(options));
   }
 
   /**
-   * `scan()` that never rejects: a failure resolves `{ verdict: 'error', hash, error }`, ready for `decide()`.
-   * @example `if (decide(await client.scanOutcome(sha256)) !== 'allow') quarantine(file)`
+   * `scan()` with every option of `scan`, that rejects only for invalid options (`ConfigurationError`):
+   * a failure resolves `{ verdict: 'error', hash, error }`, ready for `decide()`.
+   * @example `if (decide(await client.scanOutcome(sha256, { totalTimeoutMs: 3_000 })) !== 'allow') quarantine(file)`
    */
-  scanOutcome(hash: string, options: ScanOptions = {}): Promise<ScanOutcome> {
-    return settleScan((input, scanOptions) => this.scan(input, scanOptions), hash, options.signal);
+  async scanOutcome(hash: string, options: ScanOptions = {}): Promise<ScanOutcome> {
+    const call = resolveScanCall(options);
+    return settleScan((input) => this.#scan(input, call), hash);
   }
 
   /**
-   * Hashes a file (streamed, SHA-256 by default) and looks it up; never rejects (`FILE_UNREADABLE` if unreadable).
+   * Hashes a file (streamed, SHA-256 by default) and looks it up, with every option of `scan`; rejects
+   * only for invalid options (an unreadable file is a `FILE_UNREADABLE` outcome).
    * @example `if (decide(await client.scanFile(req.file.path)) !== 'allow') return res.sendStatus(422)`
    */
-  scanFile(path: string, options: ScanFileOptions = {}): Promise<FileScanOutcome> {
-    return scanFileWith((input, scanOptions) => this.scan(input, scanOptions), path, options);
+  async scanFile(path: string, options: ScanFileOptions = {}): Promise<FileScanOutcome> {
+    const call = resolveScanCall(options);
+    return scanFileWith((input) => this.#scan(input, call), path, options);
   }
 
   /**
@@ -155,8 +146,7 @@ export class HashScanClient {
    * outcome object.
    */
   async scanMany(hashes: readonly string[], options: ScanManyOptions = {}): Promise<ScanOutcome[]> {
-    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
-    const settings = { ...batchSettings(options), onProgress: options.onProgress };
+    const { totalTimeoutMs, ...settings } = batchCall(options);
     return scanBatch(hashes, settings, (query, signal) => this.#outcomeOf(query, signal, totalTimeoutMs));
   }
 
@@ -181,8 +171,7 @@ export class HashScanClient {
     hashes: Iterable<string> | AsyncIterable<string>,
     options: ScanIterableOptions = {},
   ): AsyncGenerator<IndexedScanOutcome, void, undefined> {
-    const totalTimeoutMs = optionalMs(options.totalTimeoutMs, 'totalTimeoutMs');
-    const settings = { ...batchSettings(options), onProgress: options.onProgress };
+    const { totalTimeoutMs, ...settings } = batchCall(options);
     yield* scanStream(hashes, settings, (input, signal) => this.#outcome(input, signal, totalTimeoutMs));
   }
 
@@ -206,6 +195,15 @@ export class HashScanClient {
     const { baseUrl, ...transport } = this.#summary;
     const cache = this.#cache === undefined ? false : { ...this.#cache.settings, size: this.#cache.size };
     return { baseUrl, sourceId: this.sourceId, ...transport, cache, ...this.#fleet?.described };
+  }
+
+  /** One lookup under its resolved per-call options (rejects `INVALID_HASH` for a bad hash). */
+  #scan(hash: string, { signal, totalTimeoutMs }: ScanCall): Promise<ScanResult> {
+    const query = normalizeHash(hash);
+    if (this.#observers.active) return this.#observed(query, signal, totalTimeoutMs);
+    const cached = this.#cache?.get(query.hash);
+    if (cached !== undefined) return Promise.resolve(cached);
+    return this.#share(query, signal, totalTimeoutMs);
   }
 
   /** An entry of any type (never converted to a string) as an outcome. */

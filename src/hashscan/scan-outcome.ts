@@ -7,24 +7,23 @@
 import { HashScanError } from '../errors/hashscan-error.js';
 import type { HashAlgorithm } from '../hashing/hash-algorithm.js';
 import { hashFile } from '../hashing/hash-file.js';
+import type { ScanOptions } from './scan-options.js';
 import type { ScanErrorOutcome, ScanOutcome, ScanResult } from './scan-result.js';
 
-/** A `scan()`-shaped function. */
-type Scan = (hash: string, options: { readonly signal?: AbortSignal }) => Promise<ScanResult>;
+/** A `scan()` with its per-call options already bound. */
+type Scan = (hash: string) => Promise<ScanResult>;
 
 /**
  * Options of `HashScanClient.scanFile`.
  *
  * @example
  * ```ts
- * await client.scanFile(upload.path, { algorithm: 'sha256', signal: request.signal })
+ * await client.scanFile(upload.path, { algorithm: 'sha256', signal: request.signal, totalTimeoutMs: 3_000 })
  * ```
  */
-export interface ScanFileOptions {
+export interface ScanFileOptions extends ScanOptions {
   /** Digest to compute and look up. The spec prefers SHA-256. @defaultValue `'sha256'` */
   readonly algorithm?: HashAlgorithm | undefined;
-  /** Aborts the lookup (the outcome is then an `ABORTED` error). */
-  readonly signal?: AbortSignal | undefined;
 }
 
 /** The outcome of `scanFile`: the lookup's outcome and the file it is about. */
@@ -43,9 +42,9 @@ export function errorOutcome(hash: string, error: unknown): ScanErrorOutcome {
 }
 
 /** `scan(hash)` that resolves every failure as an `error` outcome. */
-export async function settleScan(scan: Scan, hash: string, signal: AbortSignal | undefined): Promise<ScanOutcome> {
+export async function settleScan(scan: Scan, hash: string): Promise<ScanOutcome> {
   try {
-    return await scan(hash, signal === undefined ? {} : { signal });
+    return await scan(hash);
   } catch (error) {
     return errorOutcome(typeof hash === 'string' ? hash : '', error);
   }
@@ -62,7 +61,11 @@ function errnoCode(error: unknown): string {
  * that cannot be read is a `FILE_UNREADABLE` error outcome with an empty
  * `hash`, and nothing is sent.
  */
-export async function scanFileWith(scan: Scan, path: string, options: ScanFileOptions = {}): Promise<FileScanOutcome> {
+export async function scanFileWith(
+  scan: Scan,
+  path: string,
+  options: Pick<ScanFileOptions, 'algorithm'> = {},
+): Promise<FileScanOutcome> {
   if (typeof path !== 'string' || path === '') {
     const error = new HashScanError({ code: 'FILE_UNREADABLE', message: 'scanFile: path must be a non-empty string' });
     return { verdict: 'error', hash: '', error, path: '' };
@@ -74,5 +77,5 @@ export async function scanFileWith(scan: Scan, path: string, options: ScanFileOp
     const message = `could not read the file to hash it (${errnoCode(cause)}); nothing was sent`;
     return { verdict: 'error', hash: '', error: new HashScanError({ code: 'FILE_UNREADABLE', message, cause }), path };
   }
-  return { ...(await settleScan(scan, digest, options.signal)), path };
+  return { ...(await settleScan(scan, digest)), path };
 }

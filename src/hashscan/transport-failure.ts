@@ -18,5 +18,13 @@ export function scanFailureError(failure: TransportFailure, hash: string): HashS
       issues: ['body: larger than maxResponseBytes'],
     });
   }
-  return new HashScanError({ code, message, cause, attempts, hash });
+  const { retryAfterMs } = failure;
+  return new HashScanError({
+    code,
+    message,
+    cause,
+    attempts,
+    hash,
+    ...(retryAfterMs !== undefined && { retryAfterMs }),
+  });
 }

@@ -184,6 +184,18 @@ export type ObserverEvent =
     }
   /** An attempt the open circuit refused. */
   | { readonly type: 'breaker:refused'; readonly client: ClientName; readonly op: OperationRef | undefined }
+  /**
+   * A pause starts holding every attempt of the client: a `429`'s
+   * `Retry-After` (`retry-after`, capped at `rateLimit.maxPauseMs`) or the
+   * fleet's pause read from Redis (`fleet`). Said once per pause, not per
+   * call; an extension of a pause in force is the same pause.
+   */
+  | {
+      readonly type: 'pause';
+      readonly client: ClientName;
+      readonly source: 'retry-after' | 'fleet';
+      readonly pauseMs: number;
+    }
   /** The rate gate holds attempts (a `Retry-After` pause or the `rateLimit`), or lets them go again. */
   | {
       readonly type: 'rate-gate';

@@ -14,6 +14,7 @@ const LOGGED: readonly ObserverEventType[] = [
   'cache:rejected',
   'fleet',
   'fleet:offline-queue',
+  'pause',
 ];
 
 /**
@@ -88,6 +89,16 @@ export function logSubscriber(logger: Logger): Observer | undefined {
             });
           }
           break;
+        case 'pause': {
+          const whose = event.source === 'fleet' ? "the fleet's pause (read from Redis)" : "the service's Retry-After";
+          emitLine(
+            logger,
+            'warn',
+            `${event.client}: ${whose} holds every attempt for ${event.pauseMs} ms; a call whose totalTimeoutMs cannot wait that long ends at once with TIMEOUT and retryAfterMs`,
+            { client: event.client, source: event.source, pauseMs: event.pauseMs },
+          );
+          return;
+        }
         case 'fleet:offline-queue':
           emitLine(
             logger,

@@ -76,6 +76,10 @@ export type LogFields = {
   readonly state?: string;
   /** How long an opened circuit refuses calls, or the store is left alone, in ms. */
   readonly openMs?: number;
+  /** Whose pause holds every attempt: `retry-after` (the service's) or `fleet` (read from Redis) (pause lines). */
+  readonly source?: string;
+  /** How long a pause holds every attempt, in ms (pause lines). */
+  readonly pauseMs?: number;
 };
 
 /** A logger in the pino/bunyan style: fields first, then the message. */

@@ -28,6 +28,7 @@ export function sendFailureError(failure: TransportFailure, mayHaveSent: boolean
       message: `${failure.message}; ${outcome === 'unknown' ? 'the message may have been sent' : 'nothing was sent'}`,
       cause: failure.cause,
       attempts: failure.attempts,
+      ...(failure.retryAfterMs !== undefined && { retryAfterMs: failure.retryAfterMs }),
     });
   }
   if (failure.code === 'ABORTED' || failure.code === 'CIRCUIT_OPEN') {

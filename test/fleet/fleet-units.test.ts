@@ -98,7 +98,8 @@ describeWithRedis('fleet features on a real Redis, in one process', (redisUrl) =
     const prefix = freshPrefix();
     const { client, service } = await lookupClient(redis, { prefix, lookupWaitMs: 400 });
     const [hash] = hashes(1, 'held') as [string];
-    await redis.set(lockKey(prefix, service.url, hash), 'another-replica', 'PX', 10_000);
+    // As a replica with the same lookupWaitMs sets it (a longer lock is no replica's: see the trust-model tests).
+    await redis.set(lockKey(prefix, service.url, hash), 'another-replica', 'PX', 400);
     const started = performance.now();
     await expect(client.scan(hash)).resolves.toMatchObject({ verdict: isHit(hash) ? 'malicious' : 'not_detected' });
     expect(performance.now() - started).toBeGreaterThanOrEqual(380);
@@ -127,7 +128,7 @@ describeWithRedis('fleet features on a real Redis, in one process', (redisUrl) =
       apiKey: 'fleet-test-key',
       baseUrl: owner.service.url,
       cache: { secret: SECRET, storeTimeoutMs: 1_000 },
-      fleet: { redis, prefix, timeoutMs: 200, lookupWaitMs: 2_000 },
+      fleet: { redis, prefix, timeoutMs: 200, lookupWaitMs: 5_000 },
     });
     const [hash, forged] = hashes(2, 'sealed') as [string, string];
     await redis.set(lockKey(prefix, owner.service.url, hash), 'owner', { PX: 5_000 });

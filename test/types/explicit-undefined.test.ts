@@ -180,6 +180,7 @@ describe('an explicit undefined means "not set", at run time too', () => {
       const file = await explicit.scanFile(new URL(import.meta.url).pathname, {
         algorithm: undefined,
         signal: undefined,
+        totalTimeoutMs: undefined,
       } satisfies AllUndefined<ScanFileOptions>);
       expect(file.verdict).toBe('not_detected');
     } finally {

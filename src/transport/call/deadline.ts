@@ -108,6 +108,37 @@ export function overBudgetFailure(deadline: Deadline, attempts: number, phase: F
   };
 }
 
+/** What each kind of wait is called in a message. */
+const WAIT_NAMES = {
+  pause: "a Retry-After pause of the service's",
+  'rate-limit': 'the rateLimit',
+  'fleet-pause': "the fleet's pause",
+  'fleet-quota': "the fleet's rateLimit quota",
+} as const;
+
+/**
+ * The call ends before an attempt: a wait of `waitMs` for `kind` would end
+ * past its budget (or past the wait's own cap, without a budget). Nothing
+ * more was sent; `retryAfterMs` says when to come back.
+ */
+export function waitPastBudgetFailure(
+  deadline: Deadline | undefined,
+  attempts: number,
+  waitMs: number,
+  kind: keyof typeof WAIT_NAMES,
+): TransportFailure {
+  const past = deadline === undefined ? 'past its cap' : `past what is left of totalTimeoutMs (${deadline.totalMs} ms)`;
+  return {
+    code: 'TIMEOUT',
+    message: `${WAIT_NAMES[kind]} holds attempts for ${waitMs} ms, ${past}; nothing more was sent`,
+    cause: undefined,
+    attempts,
+    phase: 'connect',
+    budgetSpent: true,
+    retryAfterMs: waitMs,
+  };
+}
+
 /** A caller's abort: `TIMEOUT` when its reason is a `TimeoutError` (e.g. `AbortSignal.timeout()`), else `ABORTED`. */
 export function callerAbortFailure(
   reason: unknown,

@@ -78,6 +78,8 @@ export interface TransportFailure {
    * out, or the caller's signal timed out. Unset on one attempt's time-out.
    */
   readonly budgetSpent?: boolean | undefined;
+  /** Set when a wait before an attempt (a pause, a rate limit) could not fit in the budget: how long it holds, in ms. */
+  readonly retryAfterMs?: number | undefined;
 }
 
 /** How a client drives one logical call through the transport. */

@@ -4,11 +4,17 @@ import { untilAborted } from '../../util/until-aborted.js';
 import { promptly } from '../http/prompt-abort.js';
 import { trackRequestWrites, untrackedDispatcher } from '../http/request-written.js';
 import { dispatchTarget, kySender, sendWithDispatcher } from '../http/sending.js';
-import type { Transition } from '../resilience/circuit-breaker.js';
 import { type BreakerTicket, Resilience, type TransportStats } from '../resilience/resilience.js';
+import type { WaitKind, WaitLimit } from '../resilience/wait-limit.js';
 import { type AttemptContext, sendAttempt } from './attempt.js';
-import { breakerEvent, retryEvent } from './call-events.js';
-import { callerAbortFailure, type Deadline, overBudgetFailure, startDeadline } from './deadline.js';
+import { gateListeners, retryEvent } from './call-events.js';
+import {
+  callerAbortFailure,
+  type Deadline,
+  overBudgetFailure,
+  startDeadline,
+  waitPastBudgetFailure,
+} from './deadline.js';
 import type { Exchange, ExtraRound, IncomingResponse, TransportSettings } from './exchange.js';
 import { retryDelay } from './retry-options.js';
 
@@ -23,8 +29,8 @@ export type {
   TransportSettings,
 } from './exchange.js';
 
-/** What one call keeps across its attempts: one counter, one deadline, its breaker admission. */
-interface Call extends BreakerTicket {
+/** What one call keeps across its attempts: one counter, one deadline, its breaker admission; the gates' {@link WaitLimit}. */
+interface Call extends BreakerTicket, WaitLimit {
   /** Attempts started so far: every round's, numbered on. */
   attempts: number;
   /** Back-off retries granted so far (extra rounds are not retries). */
@@ -68,10 +74,8 @@ export class Transport {
     this.#settings = settings;
     this.#observers = settings.observers;
     const { host } = new URL(settings.baseUrl);
-    const onBreaker = (key: string, change: Transition): void => {
-      if (this.#observers.listens('breaker')) this.#observers.emit(breakerEvent(settings.name, key, change));
-    };
-    this.#resilience = new Resilience(settings.resilience, host, onBreaker, settings.fleetGate);
+    const { onBreaker, onPause } = gateListeners(settings.observers, settings.name);
+    this.#resilience = new Resilience(settings.resilience, host, onBreaker, settings.fleetGate, onPause);
     const { dispatcher, maxResponseBytes } = settings;
     let start: AttemptContext['start'];
     if (dispatcher === undefined) {
@@ -113,6 +117,10 @@ export class Transport {
           // an abort during back-off or before the first attempt sent nothing.
           phase: 'connect',
         }),
+      refuse: (waitMs: number, kind: WaitKind) => {
+        this.#resilience.waitRefused();
+        return exchange.fail(waitPastBudgetFailure(call.deadline, call.attempts, waitMs, kind));
+      },
     };
     const observers = this.#observers;
     if (!observers.active) return this.#run(exchange, call, 1);
@@ -230,7 +238,7 @@ export class Transport {
   #attempt<T>(exchange: Exchange<T>, attempt: number, call: Call): Promise<T> {
     const { signal } = exchange;
     if (signal?.aborted) return Promise.reject(new Refused(call.aborted()));
-    const held = this.#resilience.pass(signal, call.aborted);
+    const held = this.#resilience.pass(signal, call.aborted, call);
     if (held === undefined) return this.#enter(exchange, attempt, call);
     const observers = this.#observers;
     const watched = observers.listens('rate-gate');

@@ -1,4 +1,5 @@
 import type { AbortLike } from '../../util/abort-like.js';
+import type { WaitLimit } from './wait-limit.js';
 
 /**
  * The rate gate's one hook to state shared with other replicas (see
@@ -11,9 +12,11 @@ export interface FleetGate {
   /**
    * Resolves when the fleet lets an attempt start (no fleet-wide pause in
    * force, the fleet quota has room); `undefined` when nothing holds it.
-   * Rejects only with `onAbort()`, when `signal` aborts during the wait.
+   * Rejects only with `onAbort()`, when `signal` aborts during the wait, or
+   * with `limit.refuse()`, at once, when the wait cannot end within the
+   * call's budget.
    */
-  pass(signal: AbortLike | undefined, onAbort: () => Error): Promise<void> | undefined;
+  pass(signal: AbortLike | undefined, onAbort: () => Error, limit?: WaitLimit): Promise<void> | undefined;
   /** A `429` asked every caller to wait `ms`: tell the fleet (never throws, never waits). */
   pause(ms: number): void;
 }

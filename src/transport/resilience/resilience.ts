@@ -5,6 +5,7 @@ import type { FleetGate } from './fleet-gate.js';
 import { RateGate } from './rate-gate.js';
 import type { ResolvedResilience } from './resilience-options.js';
 import { RetryBudget } from './retry-budget.js';
+import type { WaitLimit } from './wait-limit.js';
 
 /**
  * Counters of one client's transport, cheap to read and free of secrets.
@@ -34,6 +35,16 @@ export interface TransportStats {
   readonly retryTokens: number | undefined;
   /** Total time attempts waited for a `Retry-After` pause or the `rateLimit`, in ms. */
   readonly throttledMs: number;
+  /** Attempts waiting right now for a `Retry-After` pause or the `rateLimit` (the fleet's holds: `fleet.holding`). */
+  readonly waiting: number;
+  /** When the `Retry-After` pause in force ends (ms since the epoch); `undefined` when none is. */
+  readonly pausedUntil: number | undefined;
+  /**
+   * Calls ended at once (`TIMEOUT` with `retryAfterMs`, nothing sent) because
+   * a wait before an attempt (pause, rate limit, the fleet's pause or quota)
+   * could not end within their `totalTimeoutMs`.
+   */
+  readonly waitsRefused: number;
 }
 
 /** The transport failure of an attempt the open circuit refused. */
@@ -89,23 +100,39 @@ export class Resilience {
   #retriesDenied = 0;
   #rejected = 0;
   #opened = 0;
+  #waitsRefused = 0;
 
-  constructor(settings: ResolvedResilience, host = '', onBreaker: BreakerListener = () => {}, fleet?: FleetGate) {
+  constructor(
+    settings: ResolvedResilience,
+    host = '',
+    onBreaker: BreakerListener = () => {},
+    fleet?: FleetGate,
+    onPause?: (pauseMs: number) => void,
+  ) {
     this.#settings = settings;
     this.#host = host;
     this.#onBreaker = onBreaker;
     this.#fleet = fleet;
     this.#budget = settings.budget === undefined ? undefined : new RetryBudget(settings.budget);
-    this.#gate = new RateGate(settings.rate, settings.maxPauseMs);
+    this.#gate = new RateGate(settings.rate, settings.maxPauseMs, onPause);
   }
 
-  /** Waits out a 429 pause or the rate limit; `undefined` (no promise) when nothing holds the attempt. */
-  pass(signal: AbortLike | undefined, onAbort: () => Error): Promise<void> | undefined {
-    const local = this.#gate.pass(signal, onAbort);
+  /**
+   * Waits out a 429 pause or the rate limit, then the fleet's; `undefined`
+   * (no promise) when nothing holds the attempt. A wait that cannot end
+   * within the call's budget rejects at once with `limit.refuse()`.
+   */
+  pass(signal: AbortLike | undefined, onAbort: () => Error, limit?: WaitLimit): Promise<void> | undefined {
+    const local = this.#gate.pass(signal, onAbort, limit);
     const fleet = this.#fleet;
     if (fleet === undefined) return local;
-    if (local === undefined) return fleet.pass(signal, onAbort);
-    return local.then(() => fleet.pass(signal, onAbort));
+    if (local === undefined) return fleet.pass(signal, onAbort, limit);
+    return local.then(() => fleet.pass(signal, onAbort, limit));
+  }
+
+  /** A call ended at once: its wait at a gate could not fit in its budget. */
+  waitRefused(): void {
+    this.#waitsRefused += 1;
   }
 
   /**
@@ -225,6 +252,9 @@ export class Resilience {
       circuitOpened: this.#opened,
       retryTokens: this.#budget?.available,
       throttledMs: this.#gate.throttledMs,
+      waiting: this.#gate.waiting,
+      pausedUntil: this.#gate.paused ? Math.round(Date.now() + this.#gate.pauseLeftMs) : undefined,
+      waitsRefused: this.#waitsRefused,
     };
   }
 
