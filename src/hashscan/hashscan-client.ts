@@ -82,7 +82,7 @@ export class HashScanClient {
     const key = apiKeyWithRedactor(options);
     this.#apiKey = key.source;
     this.#redact = key.redact;
-    const observers = clientObservers(options, { client: 'hashscan', baseUrl: () => this.baseUrl, owner: this });
+    const observers = clientObservers(options, { client: 'hashscan', baseUrl: () => this.baseUrl, owner: this }, key);
     const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, key, observers);
     this.#observers = settings.observers;
     this.baseUrl = settings.baseUrl;

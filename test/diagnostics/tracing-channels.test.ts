@@ -59,7 +59,12 @@ describe('tracing channels', () => {
     });
     stop();
     expect(seen.map(([event]) => event)).toEqual(['start', 'end', 'error', 'asyncStart', 'asyncEnd']);
-    expect(seen[2]?.[1]).toEqual({ phoneCount: 1, templateCode: 'SMS_1', method: 'POST', attempts: 2, error });
+    const published = seen[2]?.[1] as unknown as SendTraceContext;
+    expect(published).toMatchObject({ phoneCount: 1, templateCode: 'SMS_1', method: 'POST', attempts: 2 });
+    // A copy with the code, never the caller's error with its message.
+    expect(published.error).not.toBe(error);
+    expect(published.error).toMatchObject({ name: 'Error', code: 'X', outcome: 'unknown', attempts: 2 });
+    expect(published.error?.message).not.toContain('refused');
   });
 
   it('shares one context object across the events of a trace', () => {
