@@ -47,7 +47,7 @@ export type {
 } from './scan-options.js';
 
 /** What this client sets for itself in the shared transport settings. */
-const HASHSCAN_DEFAULTS: ClientDefaults = { baseUrlEnv: 'HASHSCAN_BASE_URL', name: 'hashscan', cooldownMs: 30_000 };
+const HASHSCAN_DEFAULTS: ClientDefaults = { baseUrlEnv: 'HASHSCAN_BASE_URL', name: 'hashscan' };
 
 /**
  * Asks the hash lookup service whether a file hash is flagged as a virus.

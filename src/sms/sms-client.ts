@@ -33,7 +33,7 @@ import { resolveSmsSettings } from './sms-settings.js';
 import type { SmsStats } from './sms-stats.js';
 
 /** What this client sets for itself in the shared transport settings. */
-const SMS_DEFAULTS: ClientDefaults = { baseUrlEnv: 'SMS_BASE_URL', name: 'sms', cooldownMs: 10_000 };
+const SMS_DEFAULTS: ClientDefaults = { baseUrlEnv: 'SMS_BASE_URL', name: 'sms' };
 
 /**
  * Options of {@link SmsClient}.
