@@ -159,11 +159,12 @@ export class ChannelPublisher implements Observer {
     const scan = 'sourceId' in context;
     if (scan) context.cache = event.cache;
     const end = scan ? scanEnd(event, this.#mask) : sendEnd(event, this.#mask);
-    if (end.errorCode === undefined) {
-      context.result =
-        'outcome' in end
-          ? { outcome: 'sent', ...(end.requestId === undefined ? {} : { requestId: end.requestId }) }
-          : (end as ScanTraceResult);
+    if (event.error === undefined && event.errorCode === undefined) {
+      if ('outcome' in end) {
+        context.result = { outcome: 'sent', ...(end.requestId === undefined ? {} : { requestId: end.requestId }) };
+      } else if (end.verdict !== 'error') {
+        context.result = end as ScanTraceResult;
+      }
     } else {
       context.error = traceError(event, end);
       channel.error.publish(context);

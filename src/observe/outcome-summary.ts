@@ -59,7 +59,8 @@ export function scanEnd(event: OperationEnd, mask: Mask): ScanEnd {
   const result = event.result as { verdict?: unknown; source?: unknown } | undefined;
   const verdict = result?.verdict;
   if (verdict === 'not_detected') return { verdict };
-  if (verdict !== 'malicious') return { verdict: 'error', errorCode: OTHER_ERROR };
+  // Not a result a client resolves with: nothing to show of it.
+  if (verdict !== 'malicious') return { verdict: 'error' };
   const source = token(result?.source, SOURCE, mask);
   return source === undefined ? { verdict } : { verdict, source };
 }

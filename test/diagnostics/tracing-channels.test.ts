@@ -80,6 +80,17 @@ describe('tracing channels', () => {
     expect(new Set(contexts).size).toBe(1);
   });
 
+  it('never passes on the raw result: a result of no known shape shows as nothing, and is no error', () => {
+    const { seen, stop } = captureChannel(SCAN_CHANNEL);
+    const publisher = new ChannelPublisher('hashscan');
+    publisher.observe({ type: 'operation:start', op: scanOp });
+    const raw = { verdict: 'odd', raw: { echo: 'anything' } };
+    publisher.observe({ type: 'operation:end', op: scanOp, result: raw, cache: undefined, attempts: 1, durationMs: 1 });
+    stop();
+    expect(seen.map(([event]) => event)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
+    expect(seen[3]?.[1]).not.toHaveProperty('result');
+  });
+
   it('traces nothing without subscribers at the start, even if one subscribes before the end', () => {
     const publisher = new ChannelPublisher('hashscan');
     publisher.observe({ type: 'operation:start', op: scanOp });
