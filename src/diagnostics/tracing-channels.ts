@@ -41,6 +41,14 @@ export interface SendTraceResult {
  * its stack has no frames: never the original message, cause, body or
  * string-to-sign, which may quote phone numbers, template values or an
  * echoed request.
+ *
+ * @example
+ * ```ts
+ * tracingChannel('hashscan-sms:send').subscribe({
+ *   start() {}, end() {}, asyncStart() {}, asyncEnd() {},
+ *   error: (context) => failures.add(1, { code: context.error.code, outcome: context.error.outcome }),
+ * })
+ * ```
  */
 export interface TraceError extends Error {
   /** The error's code (a service `Code` included); `_OTHER` when it is not an identifier. */
