@@ -8,8 +8,11 @@
 export {
   SCAN_CHANNEL,
   type ScanTraceContext,
+  type ScanTraceResult,
   SEND_CHANNEL,
   type SendTraceContext,
+  type SendTraceResult,
+  type TraceError,
 } from './diagnostics/tracing-channels.js';
 export { ConfigurationError } from './errors/configuration-error.js';
 export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hashscan-error.js';

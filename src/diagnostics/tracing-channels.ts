@@ -13,11 +13,55 @@ import type {
   OperationEnd,
   OperationRef,
 } from '../observe/events.js';
+import { type Mask, NO_MASK, OTHER_ERROR, type SendEnd, scanEnd, sendEnd } from '../observe/outcome-summary.js';
 
 /** Name of the tracing channel of lookups: one trace per looked-up hash. */
 export const SCAN_CHANNEL = 'hashscan-sms:scan';
 /** Name of the tracing channel of sends: one trace per `SmsClient.send()`. */
 export const SEND_CHANNEL = 'hashscan-sms:send';
+
+/** What a `hashscan-sms:scan` trace carries of a `ScanResult`: the verdict, and the detection source of a hit. */
+export interface ScanTraceResult {
+  readonly verdict: 'malicious' | 'not_detected';
+  /** The detection source's name on a hit, when it looks like a name (secrets masked); never the raw answer. */
+  readonly source?: string;
+}
+
+/** What a `hashscan-sms:send` trace carries of a `SendSmsResult`. */
+export interface SendTraceResult {
+  readonly outcome: 'sent';
+  /** The service's `RequestId`, when it looks like an identifier. */
+  readonly requestId?: string;
+}
+
+/**
+ * What a trace carries of the caller's error: a fresh `Error` of the same
+ * `name` (`HashScanError`, `SmsError`) with the code, the attempts and, for a
+ * send, `outcome` and `requestId`. Its message is built from these alone and
+ * its stack has no frames: never the original message, cause, body or
+ * string-to-sign, which may quote phone numbers, template values or an
+ * echoed request.
+ *
+ * @example
+ * ```ts
+ * tracingChannel('hashscan-sms:send').subscribe({
+ *   start() {}, end() {}, asyncStart() {}, asyncEnd() {},
+ *   error: (context) => failures.add(1, { code: context.error.code, outcome: context.error.outcome }),
+ * })
+ * ```
+ */
+export interface TraceError extends Error {
+  /** The error's code (a service `Code` included); `_OTHER` when it is not an identifier. */
+  readonly code: string;
+  /** HTTP attempts the operation made. */
+  readonly attempts: number;
+  /** The HTTP status of the last answer, when there was one. */
+  readonly status?: number;
+  /** Sends only: whether the message may have gone out. */
+  readonly outcome?: 'not_sent' | 'rejected' | 'unknown';
+  /** Sends only: the service's `RequestId`, when it looks like an identifier. */
+  readonly requestId?: string;
+}
 
 /**
  * The context object of a `hashscan-sms:scan` trace. `hash`, `algorithm`
@@ -31,10 +75,10 @@ export interface ScanTraceContext {
   readonly algorithm: 'md5' | 'sha1' | 'sha256';
   /** The client's `sourceId`. */
   readonly sourceId: string;
-  /** The `ScanResult`, on success. */
-  result?: unknown;
-  /** The `HashScanError`, on failure (published on `error` first). */
-  error?: unknown;
+  /** What the `ScanResult` said, on success (a summary, not the result). */
+  result?: ScanTraceResult;
+  /** A redacted copy of the `HashScanError`, on failure (published on `error` first). */
+  error?: TraceError;
   /** The cache level that answered; `undefined` when the service was asked. */
   cache?: 'memory' | 'shared' | undefined;
   /** HTTP attempts this lookup made itself (0 for a cache hit or a joined lookup). */
@@ -53,10 +97,10 @@ export interface SendTraceContext {
   readonly templateCode: string;
   /** The HTTP method of the send. */
   readonly method: 'GET' | 'POST';
-  /** The `SendSmsResult`, on success. */
-  result?: unknown;
-  /** The `SmsError`, on failure (published on `error` first). */
-  error?: unknown;
+  /** What the `SendSmsResult` said, on success (a summary, not the result). */
+  result?: SendTraceResult;
+  /** A redacted copy of the `SmsError`, on failure (published on `error` first). */
+  error?: TraceError;
   /** HTTP attempts this send made. */
   attempts?: number;
 }
@@ -83,11 +127,13 @@ const TYPES: readonly ObserverEventType[] = ['operation:start', 'operation:end']
 export class ChannelPublisher implements Observer {
   readonly #traces = new WeakMap<OperationRef, TraceContext>();
   readonly #channel: TracingChannel<unknown, TraceContext>;
+  readonly #mask: Mask;
   readonly types = TYPES;
 
-  /** The publisher of one client's operations. */
-  constructor(client: ClientName) {
+  /** The publisher of one client's operations; `mask` is the client's redactor. */
+  constructor(client: ClientName, mask: Mask = NO_MASK) {
     this.#channel = (client === 'hashscan' ? scanChannel : sendChannel) as TracingChannel<unknown, TraceContext>;
+    this.#mask = mask;
   }
 
   /** Whether the client's channel has subscribers now: without any, its operations are not observed for it. */
@@ -118,14 +164,41 @@ export class ChannelPublisher implements Observer {
     this.#traces.delete(event.op);
     const channel = this.#channel;
     context.attempts = event.attempts;
-    if ('sourceId' in context) context.cache = event.cache;
-    if (event.error === undefined) {
-      context.result = event.result;
+    const scan = 'sourceId' in context;
+    if (scan) context.cache = event.cache;
+    const end = scan ? scanEnd(event, this.#mask) : sendEnd(event, this.#mask);
+    if (event.error === undefined && event.errorCode === undefined) {
+      if ('outcome' in end) {
+        context.result = { outcome: 'sent', ...(end.requestId === undefined ? {} : { requestId: end.requestId }) };
+      } else if (end.verdict !== 'error') {
+        context.result = end as ScanTraceResult;
+      }
     } else {
-      context.error = event.error;
+      context.error = traceError(event, end);
       channel.error.publish(context);
     }
     channel.asyncStart.publish(context);
     channel.asyncEnd.publish(context);
   }
+}
+
+const NAME = /^\w{1,64}$/;
+
+/** The caller's error as a trace may show it: see {@link TraceError}. */
+function traceError(event: OperationEnd, end: { readonly errorCode?: string } & Partial<SendEnd>): TraceError {
+  const raw = event.error as { name?: unknown; status?: unknown } | undefined;
+  const name = typeof raw?.name === 'string' && NAME.test(raw.name) ? raw.name : 'Error';
+  const code = end.errorCode ?? OTHER_ERROR;
+  const send = end.outcome !== undefined && end.outcome !== 'sent';
+  const message = send ? `the send failed: ${code} (outcome ${end.outcome})` : `the lookup failed: ${code}`;
+  const copy = new Error(message);
+  Object.defineProperty(copy, 'name', { value: name, enumerable: false, configurable: true });
+  copy.stack = `${name}: ${message}`;
+  return Object.assign(copy, {
+    code,
+    attempts: event.attempts,
+    ...(typeof raw?.status === 'number' ? { status: raw.status } : {}),
+    ...(send ? { outcome: end.outcome } : {}),
+    ...(send && end.requestId !== undefined ? { requestId: end.requestId } : {}),
+  }) as TraceError;
 }

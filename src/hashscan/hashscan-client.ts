@@ -39,7 +39,7 @@ import { scanStream } from './stream.js';
 export type { HashScanClientOptions } from './scan-options.js';
 
 /** What this client sets for itself in the shared transport settings. */
-const HASHSCAN_DEFAULTS: ClientDefaults = { baseUrlEnv: 'HASHSCAN_BASE_URL', name: 'hashscan', cooldownMs: 30_000 };
+const HASHSCAN_DEFAULTS: ClientDefaults = { baseUrlEnv: 'HASHSCAN_BASE_URL', name: 'hashscan' };
 
 /**
  * Asks the hash lookup service whether a file hash is flagged as a virus.
@@ -74,7 +74,7 @@ export class HashScanClient {
     const key = apiKeyWithRedactor(options);
     this.#apiKey = key.source;
     this.#redact = key.redact;
-    const observers = clientObservers(options, { client: 'hashscan', baseUrl: () => this.baseUrl, owner: this });
+    const observers = clientObservers(options, { client: 'hashscan', baseUrl: () => this.baseUrl, owner: this }, key);
     const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, key, observers);
     this.#observers = settings.observers;
     this.baseUrl = settings.baseUrl;

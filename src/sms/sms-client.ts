@@ -33,7 +33,7 @@ import { resolveSmsSettings } from './sms-settings.js';
 import type { SmsStats } from './sms-stats.js';
 
 /** What this client sets for itself in the shared transport settings. */
-const SMS_DEFAULTS: ClientDefaults = { baseUrlEnv: 'SMS_BASE_URL', name: 'sms', cooldownMs: 10_000 };
+const SMS_DEFAULTS: ClientDefaults = { baseUrlEnv: 'SMS_BASE_URL', name: 'sms' };
 
 /**
  * Options of {@link SmsClient}.
@@ -175,7 +175,7 @@ export class SmsClient {
     this.#redact = createSmsRedactor(this.#keys);
     const basics = { redact: this.#redact, timeoutMs: resolveTimeoutMs(options.timeoutMs) };
     this.#credentials = smsCredentialSource(options, this.#keys, basics);
-    const observers = clientObservers(options, { client: 'sms', baseUrl: () => this.baseUrl, owner: this });
+    const observers = clientObservers(options, { client: 'sms', baseUrl: () => this.baseUrl, owner: this }, basics);
     const settings = resolveTransportSettings(options, SMS_DEFAULTS, basics, observers);
     this.#fleet = SmsFleet.of(options.fleet, { ...settings, service: settings.baseUrl });
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.

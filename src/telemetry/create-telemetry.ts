@@ -6,6 +6,7 @@
  */
 import type { TracerProvider } from '@opentelemetry/api';
 import type { ClientName, Observer } from '../observe/events.js';
+import type { Mask } from '../observe/outcome-summary.js';
 import { VERSION } from '../version.js';
 import { ClientMetrics, SCOPE, type StatsSource } from './client-metrics.js';
 import { type OtelApi, otelApi } from './otel-api.js';
@@ -19,6 +20,8 @@ export interface TelemetryTarget {
   readonly baseUrl: () => string;
   /** The client itself, for the gauges (held weakly). */
   readonly owner: StatsSource;
+  /** The client's redactor, for what spans show of an outcome. @defaultValue none (shape checks only) */
+  readonly redact?: Mask | undefined;
 }
 
 /** The OpenTelemetry subscriber of a client; `undefined` when `setting` is `false` or the API is absent. */
@@ -43,6 +46,7 @@ export function createTelemetry(
     metrics,
     server,
     given ? always : globalTracing(api),
+    target.redact,
   );
 }
 

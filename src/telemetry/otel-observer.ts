@@ -14,6 +14,7 @@ import type {
   OperationEnd,
   OperationRef,
 } from '../observe/events.js';
+import { type Mask, NO_MASK, scanEnd, sendEnd } from '../observe/outcome-summary.js';
 import type { ClientMetrics } from './client-metrics.js';
 import type { OtelApi } from './otel-api.js';
 import { urlFull } from './url-full.js';
@@ -59,6 +60,8 @@ export class OtelObserver implements Observer {
   readonly #operations = new WeakMap<OperationRef, OperationSpan>();
   /** Whether spans record now: a tracer provider was given, or the global one has a delegate. */
   readonly #tracing: () => boolean;
+  /** The client's redactor: what an outcome shows passes through it (see `observe/outcome-summary.ts`). */
+  readonly #mask: Mask;
 
   constructor(
     api: OtelApi,
@@ -66,7 +69,9 @@ export class OtelObserver implements Observer {
     metrics: ClientMetrics,
     server: () => ServerTarget,
     tracing: () => boolean,
+    mask: Mask = NO_MASK,
   ) {
+    this.#mask = mask;
     this.#api = api;
     this.#tracer = tracer;
     this.#metrics = metrics;
@@ -143,7 +148,8 @@ export class OtelObserver implements Observer {
 
   #end(event: OperationEnd): void {
     const { op } = event;
-    const outcome = op.client === 'hashscan' ? scanOutcome(event) : sendOutcome(event, op.phoneCount);
+    const outcome =
+      op.client === 'hashscan' ? scanOutcome(event, this.#mask) : sendOutcome(event, op.phoneCount, this.#mask);
     const { instruments } = this.#metrics;
     if (op.client === 'hashscan') instruments.lookups.add(1, outcome.metric);
     else instruments.sends.add(1, outcome.metric);
@@ -155,7 +161,8 @@ export class OtelObserver implements Observer {
     if (event.error !== undefined) {
       // The code, not the message: a message may quote the caller's input.
       const code = this.#api.SpanStatusCode.ERROR;
-      span.setStatus(event.errorCode === undefined ? { code } : { code, message: event.errorCode });
+      const type = outcome.metric['error.type'];
+      span.setStatus(typeof type === 'string' ? { code, message: type } : { code });
     }
     span.end();
   }
@@ -222,27 +229,23 @@ interface Outcome {
   readonly metric: Attributes;
 }
 
-function scanOutcome(event: OperationEnd): Outcome {
-  const result = event.result as { verdict?: unknown; source?: unknown } | undefined;
-  const verdict = event.error === undefined && typeof result?.verdict === 'string' ? result.verdict : 'error';
-  const metric: Attributes = { 'hashscan.verdict': verdict, 'hashscan.cache': event.cache ?? 'none' };
-  if (event.errorCode !== undefined) metric['error.type'] = event.errorCode;
+function scanOutcome(event: OperationEnd, mask: Mask): Outcome {
+  const end = scanEnd(event, mask);
+  const metric: Attributes = { 'hashscan.verdict': end.verdict, 'hashscan.cache': event.cache ?? 'none' };
+  if (end.errorCode !== undefined) metric['error.type'] = end.errorCode;
   const span: Attributes = { ...metric, 'hashscan.attempts': event.attempts };
-  if (typeof result?.source === 'string') span['hashscan.detection_source'] = result.source;
+  if (end.source !== undefined) span['hashscan.detection_source'] = end.source;
   return { span, metric };
 }
 
-function sendOutcome(event: OperationEnd, phoneCount: number): Outcome {
-  const error = event.error as { outcome?: unknown; requestId?: unknown } | undefined;
-  const result = event.result as { requestId?: unknown } | undefined;
-  const outcome = error === undefined ? 'sent' : typeof error.outcome === 'string' ? error.outcome : 'unknown';
+function sendOutcome(event: OperationEnd, phoneCount: number, mask: Mask): Outcome {
+  const { outcome, errorCode, requestId } = sendEnd(event, mask);
   const metric: Attributes = { 'sms.outcome': outcome };
-  if (event.errorCode !== undefined) metric['error.type'] = event.errorCode;
+  if (errorCode !== undefined) metric['error.type'] = errorCode;
   const span: Attributes = { ...metric, 'sms.attempts': event.attempts };
   // At least one message per recipient: the client does not hold the template's text, so this is a floor.
   if (outcome === 'sent') span['sms.billed_messages.estimate'] = phoneCount;
   else if (outcome !== 'unknown') span['sms.billed_messages.estimate'] = 0;
-  const requestId = result?.requestId ?? error?.requestId;
-  if (typeof requestId === 'string') span['sms.request_id'] = requestId;
+  if (requestId !== undefined) span['sms.request_id'] = requestId;
   return { span, metric };
 }

@@ -59,7 +59,12 @@ describe('tracing channels', () => {
     });
     stop();
     expect(seen.map(([event]) => event)).toEqual(['start', 'end', 'error', 'asyncStart', 'asyncEnd']);
-    expect(seen[2]?.[1]).toEqual({ phoneCount: 1, templateCode: 'SMS_1', method: 'POST', attempts: 2, error });
+    const published = seen[2]?.[1] as unknown as SendTraceContext;
+    expect(published).toMatchObject({ phoneCount: 1, templateCode: 'SMS_1', method: 'POST', attempts: 2 });
+    // A copy with the code, never the caller's error with its message.
+    expect(published.error).not.toBe(error);
+    expect(published.error).toMatchObject({ name: 'Error', code: 'X', outcome: 'unknown', attempts: 2 });
+    expect(published.error?.message).not.toContain('refused');
   });
 
   it('shares one context object across the events of a trace', () => {
@@ -73,6 +78,17 @@ describe('tracing channels', () => {
     publisher.observe({ type: 'operation:end', op: scanOp, result: {}, cache: undefined, attempts: 1, durationMs: 1 });
     channel.unsubscribe(handlers);
     expect(new Set(contexts).size).toBe(1);
+  });
+
+  it('never passes on the raw result: a result of no known shape shows as nothing, and is no error', () => {
+    const { seen, stop } = captureChannel(SCAN_CHANNEL);
+    const publisher = new ChannelPublisher('hashscan');
+    publisher.observe({ type: 'operation:start', op: scanOp });
+    const raw = { verdict: 'odd', raw: { echo: 'anything' } };
+    publisher.observe({ type: 'operation:end', op: scanOp, result: raw, cache: undefined, attempts: 1, durationMs: 1 });
+    stop();
+    expect(seen.map(([event]) => event)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
+    expect(seen[3]?.[1]).not.toHaveProperty('result');
   });
 
   it('traces nothing without subscribers at the start, even if one subscribes before the end', () => {

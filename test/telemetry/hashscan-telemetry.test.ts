@@ -203,3 +203,12 @@ describe('HashScanClient telemetry (real OpenTelemetry SDK, msw)', () => {
     expect(channel.events).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
   });
 });
+
+describe('one masking for spans and channels', () => {
+  it('a hit whose source echoes the key: the span and the channel both show it masked, never the raw answer', async () => {
+    serveLookup(server, () => json({ ...HIT, source: `engine ${API_KEY}`, echo: { api_key: API_KEY } }));
+    await expect(client().scan(SHA256)).resolves.toMatchObject({ verdict: 'malicious' });
+    expect(only('HashScanClient.scan').attributes['hashscan.detection_source']).toBe('engine ***');
+    expect(channel.seen.at(-1)?.[1]).toMatchObject({ result: { verdict: 'malicious', source: 'engine ***' } });
+  });
+});

@@ -22,9 +22,9 @@ export interface BreakerSettings {
   readonly windowMs: number;
   /** Distinct calls, all started after the latest successful call started, whose failure opens the circuit at once. */
   readonly failureThreshold: number;
-  /** First open time, in ms. */
+  /** Open time, in ms. */
   readonly cooldownMs: number;
-  /** Longest open time once it has doubled after failed probes, in ms. */
+  /** Longest open time once it has doubled after failed probes, in ms; equal to `cooldownMs` for a fixed open time. */
   readonly maxCooldownMs: number;
   /** Calls let through at once in half-open. */
   readonly halfOpenProbes: number;
@@ -56,10 +56,14 @@ export interface Transition {
  * successful call started have failed (a hard outage). Ordering by start, not
  * by end, matters: failing calls end late (after their retries), so under a
  * partial fault they end in bunches although successes keep starting and
- * ending between them. Open for `cooldownMs` (doubling after each failed
- * half-open, up to `maxCooldownMs`, with jitter), then half-open: up to
- * `halfOpenProbes` calls go through; a majority of successes closes it, a
- * majority of failures opens it again.
+ * ending between them. Open for `cooldownMs` (with jitter), then half-open:
+ * up to `halfOpenProbes` calls go through; a majority of successes closes it,
+ * a majority of failures opens it again. The open time is fixed unless
+ * `maxCooldownMs` is above `cooldownMs` (opt-in back-off): then it doubles
+ * after each failed half-open, up to `maxCooldownMs`, and starts over once
+ * it closes. A long fixed open time is what turns bursts into an outage: a
+ * breaker open for 30 s after a 2 s burst refuses 28 s of good answers, and
+ * probes landing in the next burst made it longer still.
  */
 export class CircuitBreaker {
   readonly #settings: BreakerSettings;

@@ -20,8 +20,13 @@ export const DEFAULT_MINIMUM_CALLS = 20;
 export const DEFAULT_WINDOW_MS = 30_000;
 /** Distinct calls, all started after the latest success started, whose failure opens the circuit at once. */
 export const DEFAULT_FAILURE_THRESHOLD = 10;
-/** The open time doubles after each failed half-open, up to this many times the first. */
-export const MAX_COOLDOWN_FACTOR = 4;
+/**
+ * First open time of both clients' breakers: short, so a burst of failures
+ * costs about the burst (a breaker open for tens of seconds turns a service
+ * that fails two seconds in ten into an outage). Fixed: it grows after failed
+ * probes only when `maxCooldownMs` is set above it.
+ */
+export const DEFAULT_COOLDOWN_MS = 1_000;
 /** Calls let through at once in half-open; a majority of them decides. */
 export const DEFAULT_HALF_OPEN_PROBES = 3;
 

@@ -2,6 +2,7 @@ import { wholeNumber } from '../../config/numbers.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { BreakerSettings } from './circuit-breaker.js';
 import {
+  DEFAULT_COOLDOWN_MS,
   DEFAULT_FAILURE_RATIO,
   DEFAULT_FAILURE_THRESHOLD,
   DEFAULT_HALF_OPEN_PROBES,
@@ -9,7 +10,6 @@ import {
   DEFAULT_MINIMUM_CALLS,
   DEFAULT_WINDOW_MS,
   INITIAL_RETRY_TOKENS,
-  MAX_COOLDOWN_FACTOR,
 } from './constants.js';
 
 /**
@@ -38,13 +38,18 @@ export interface RetryBudgetOptions {
  * It opens when `failureRatio` of at least `minimumCalls` calls within
  * `windowMs` failed, or at once when `failureThreshold` distinct calls fail
  * one after another with no success among them. Open, it refuses calls at
- * once for `cooldownMs` (less up to a fifth, at random), doubling after each
- * failed half-open up to `maxCooldownMs`; then `halfOpenProbes` calls go
- * through, and a majority of them closes or reopens it.
+ * once for `cooldownMs` (less up to a fifth, at random); then
+ * `halfOpenProbes` calls go through (probation), and a majority of them
+ * closes or reopens it. The open time is fixed (as Resilience4j's wait in
+ * the open state): a service that fails in bursts costs about the bursts.
+ * Setting `maxCooldownMs` above `cooldownMs` opts in to exponential
+ * back-off: the open time doubles after each failed half-open, up to it, and
+ * starts over once probes succeed.
  *
  * @example
  * ```ts
  * { circuitBreaker: { failureRatio: 0.8, minimumCalls: 50 } } // only a deep brown-out opens it
+ * { circuitBreaker: { maxCooldownMs: 60_000 } }                 // 1 s, 2 s, 4 s … up to 60 s while probes fail
  * { circuitBreaker: false }                                    // always call the service
  * ```
  */
@@ -57,9 +62,13 @@ export interface CircuitBreakerOptions {
   readonly windowMs?: number | undefined;
   /** Distinct calls, all started after the latest successful call started, whose failure opens the circuit at once. @defaultValue 10 */
   readonly failureThreshold?: number | undefined;
-  /** First open time, in ms. @defaultValue 30000 (hash lookups), 10000 (SMS) */
+  /** Open time before probes go through, in ms (less up to a fifth, at random). @defaultValue 1000 */
   readonly cooldownMs?: number | undefined;
-  /** Longest open time after repeated failed probes, in ms. @defaultValue 4 × `cooldownMs` */
+  /**
+   * Longest open time, in ms: above `cooldownMs`, the open time doubles after
+   * each failed half-open up to it (exponential back-off, opt-in).
+   * @defaultValue `cooldownMs` (a fixed open time)
+   */
   readonly maxCooldownMs?: number | undefined;
   /** Calls let through at once when half-open. @defaultValue 3 */
   readonly halfOpenProbes?: number | undefined;
@@ -104,7 +113,7 @@ export interface ResilienceOptions {
    * Circuit breaker; `false` turns it off. An open circuit rejects at once:
    * `CIRCUIT_OPEN` for `HashScanClient` (which `decide()` sends to review),
    * `CIRCUIT_OPEN` with `outcome: 'not_sent'` for `SmsClient`.
-   * @defaultValue `{ failureRatio: 0.5, minimumCalls: 20, windowMs: 30000, failureThreshold: 10, cooldownMs: 30000, maxCooldownMs: 120000, halfOpenProbes: 3 }` (hash lookups; SMS: `cooldownMs: 10000, maxCooldownMs: 40000`)
+   * @defaultValue `{ failureRatio: 0.5, minimumCalls: 20, windowMs: 30000, failureThreshold: 10, cooldownMs: 1000, maxCooldownMs: 1000, halfOpenProbes: 3 }`
    */
   readonly circuitBreaker?: CircuitBreakerOptions | false | undefined;
   /**
@@ -119,8 +128,11 @@ function objectOrUndefined<T>(value: T | false | undefined, option: string): T |
   throw new ConfigurationError(option, 'must be an object or false');
 }
 
-/** Checks the options and fills in defaults; `defaultCooldownMs` differs per client. */
-export function resolveResilience(options: ResilienceOptions, defaultCooldownMs: number): ResolvedResilience {
+/** Checks the options and fills in defaults; a client may set its own `defaultCooldownMs`. */
+export function resolveResilience(
+  options: ResilienceOptions,
+  defaultCooldownMs: number = DEFAULT_COOLDOWN_MS,
+): ResolvedResilience {
   const budget = objectOrUndefined(options.retryBudget, 'retryBudget');
   const breaker = objectOrUndefined(options.circuitBreaker, 'circuitBreaker');
   const rate = objectOrUndefined(options.rateLimit, 'rateLimit') || {};
@@ -154,12 +166,10 @@ function resolveBreaker(options: CircuitBreakerOptions, defaultCooldownMs: numbe
     throw new ConfigurationError('circuitBreaker.failureRatio', 'must be a number above 0 and at most 1');
   }
   const cooldownMs = wholeNumber(options.cooldownMs, 'circuitBreaker.cooldownMs', defaultCooldownMs, { min: 1 });
-  const maxCooldownMs = wholeNumber(
-    options.maxCooldownMs,
-    'circuitBreaker.maxCooldownMs',
-    Math.min(2_147_483_647, cooldownMs * MAX_COOLDOWN_FACTOR),
-    { min: cooldownMs },
-  );
+  const maxCooldownMs = wholeNumber(options.maxCooldownMs, 'circuitBreaker.maxCooldownMs', cooldownMs, {
+    min: cooldownMs,
+    max: 2_147_483_647,
+  });
   return {
     failureRatio: ratio,
     minimumCalls: wholeNumber(options.minimumCalls, 'circuitBreaker.minimumCalls', DEFAULT_MINIMUM_CALLS, { min: 1 }),

@@ -113,8 +113,8 @@ export interface ClientDefaults {
   readonly baseUrlEnv: string;
   /** Prefix of log lines, `client` of events. */
   readonly name: ClientName;
-  /** How long an open circuit rejects calls before a probe, when `circuitBreaker.cooldownMs` is absent. */
-  readonly cooldownMs: number;
+  /** How long an open circuit rejects calls before a probe, when `circuitBreaker.cooldownMs` is absent. @defaultValue 1000 */
+  readonly cooldownMs?: number;
 }
 
 /** Checks the shared options and builds the transport settings of one client. */

@@ -182,6 +182,19 @@ describe('CircuitBreaker: open and half-open', () => {
     expect(b.retryInMs()).toBe(1_000);
   });
 
+  it('keeps a fixed open time when maxCooldownMs is cooldownMs (the default): failed probes do not lengthen it', () => {
+    const b = opened({ maxCooldownMs: 1_000 });
+    const openTimes: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      vi.advanceTimersByTime(b.retryInMs());
+      const [p1, p2] = [b.admit(), b.admit()];
+      b.settle(p1 as never, 'failure', 'x', performance.now());
+      b.settle(p2 as never, 'failure', 'y', performance.now());
+      openTimes.push(b.retryInMs());
+    }
+    expect(openTimes).toEqual([1_000, 1_000, 1_000, 1_000, 1_000]);
+  });
+
   it('draws up to a fifth off the open time at random', () => {
     expect(opened({}, () => 0.999).retryInMs()).toBe(800);
     expect(opened({}, () => 0.5).retryInMs()).toBe(900);

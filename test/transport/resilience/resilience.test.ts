@@ -108,18 +108,33 @@ describe('RateGate', () => {
 });
 
 describe('resolveResilience', () => {
-  it('fills in the defaults, with the per-client cool-down', () => {
-    expect(resolveResilience({}, 30_000)).toEqual({
+  it('fills in the defaults: a short, fixed open time (maxCooldownMs = cooldownMs), no back-off unless asked', () => {
+    expect(resolveResilience({})).toEqual({
       budget: 500,
       breaker: {
         failureRatio: 0.5,
         minimumCalls: 20,
         windowMs: 30_000,
         failureThreshold: 10,
-        cooldownMs: 30_000,
-        maxCooldownMs: 120_000,
+        cooldownMs: 1_000,
+        maxCooldownMs: 1_000,
         halfOpenProbes: 3,
       },
+      rate: undefined,
+      maxPauseMs: 60_000,
+    });
+    expect(resolveResilience({ circuitBreaker: { cooldownMs: 5_000 } }).breaker).toMatchObject({
+      cooldownMs: 5_000,
+      maxCooldownMs: 5_000,
+    });
+    expect(resolveResilience({ circuitBreaker: { maxCooldownMs: 60_000 } }).breaker).toMatchObject({
+      cooldownMs: 1_000,
+      maxCooldownMs: 60_000,
+    });
+    expect(resolveResilience({}, 30_000).breaker).toMatchObject({ cooldownMs: 30_000, maxCooldownMs: 30_000 });
+    expect(resolveResilience({ circuitBreaker: false })).toEqual({
+      budget: 500,
+      breaker: undefined,
       rate: undefined,
       maxPauseMs: 60_000,
     });
