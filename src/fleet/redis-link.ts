@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ClientName } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
+import { warnOnce } from '../observe/process-warning.js';
 import { errorCode } from '../util/error-code.js';
 
 /*
@@ -113,9 +114,16 @@ export class RedisLink {
     this.timeoutMs = options.timeoutMs;
     this.#observers = options.observers;
     this.#name = options.name;
-    if (queuesOffline(client, this.kind) && this.#observers.listens('fleet:offline-queue')) {
+    if (queuesOffline(client, this.kind)) {
       const setting = this.kind === 'ioredis' ? 'enableOfflineQueue: false' : 'disableOfflineQueue: true';
-      this.#observers.emit({ type: 'fleet:offline-queue', client: this.#name, setting });
+      // Whatever logger is set (the default is silent): once per process, as Node's own warnings.
+      warnOnce(
+        'HASHSCAN_SMS_FLEET_OFFLINE_QUEUE',
+        `the fleet's ${this.kind} client queues commands while disconnected: create it with { ${setting} } so an outage fails fast and nothing is replayed later`,
+      );
+      if (this.#observers.listens('fleet:offline-queue')) {
+        this.#observers.emit({ type: 'fleet:offline-queue', client: this.#name, setting });
+      }
     }
   }
 
