@@ -61,7 +61,7 @@ export interface IoRedisQueueOption {
 export type RedisKind = 'node-redis' | 'ioredis';
 
 /** Tells node-redis from ioredis by shape; anything else is a configuration error. */
-export function redisKind(client: unknown): RedisKind {
+function redisKind(client: unknown): RedisKind {
   if (typeof client === 'object' && client !== null) {
     const candidate = client as Partial<Record<string, unknown>>;
     if (typeof candidate.call === 'function' && typeof candidate.defineCommand === 'function') return 'ioredis';
@@ -85,7 +85,7 @@ export const UNAVAILABLE: unique symbol = Symbol('fleet Redis unavailable');
 export type Unavailable = typeof UNAVAILABLE;
 
 /** How long the fleet leaves Redis alone after a failed call, in ms. */
-export const FLEET_BACKOFF_MS = 1_000;
+const FLEET_BACKOFF_MS = 1_000;
 
 /** Counters of the link, for `stats().fleet`. */
 export interface LinkCounters {

@@ -21,7 +21,7 @@ const PAUSE_SCRIPT =
   "local t = redis.call('PTTL', KEYS[1]) if t < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) return 1 end return 0";
 
 /** How stale this replica's view of the fleet's pause may be, in ms. */
-export const PAUSE_READ_INTERVAL_MS = 20;
+const PAUSE_READ_INTERVAL_MS = 20;
 /** Spread of the retries of attempts refused by the quota, so they do not all come back at once. */
 const QUOTA_JITTER_MS = 10;
 
@@ -35,7 +35,7 @@ export interface GateCounters {
 }
 
 /** The quota of the fleet as rate-limiter-flexible counts it: `points` per `duration` seconds. */
-export function quotaWindow(requestsPerSecond: number): { points: number; duration: number } {
+function quotaWindow(requestsPerSecond: number): { points: number; duration: number } {
   if (requestsPerSecond >= 1) return { points: Math.floor(requestsPerSecond), duration: 1 };
   return { points: 1, duration: Math.ceil(1 / requestsPerSecond) };
 }
