@@ -40,7 +40,15 @@ export type { ApiKeyProvider, ExpiringApiKey } from './hashscan/api-key.js';
 export type { SharedCacheOptions, SharedStore } from './hashscan/cache/bounded-store.js';
 export type { ScanCacheOptions } from './hashscan/cache/scan-cache.js';
 export type { CacheStats } from './hashscan/cache/verdict-cache.js';
-export { type Decision, type DecisionPolicy, decide } from './hashscan/decide.js';
+export {
+  type Decision,
+  type DecisionPolicy,
+  type DecisionReason,
+  decide,
+  decideWithReason,
+  type ExplainableOutcome,
+  type ExplainedDecision,
+} from './hashscan/decide.js';
 export { HashScanClient } from './hashscan/hashscan-client.js';
 export type {
   HashScanClientOptions,

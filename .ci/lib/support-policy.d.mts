@@ -40,3 +40,4 @@ export function rangeMajor(range: string | undefined): number | undefined;
 export function renderReadmeSection(policy: SupportPolicy): string;
 export function checkSupportPolicy(inputs: PolicyInputs): string[];
 export function writeReadmeSection(readme: string, policy: SupportPolicy): string;
+export const POLICY_PAGE: string;

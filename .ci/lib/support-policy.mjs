@@ -1,13 +1,15 @@
 // Checks that the support policy (support-policy.json), package.json `engines`, the CI Node matrix
-// (.ci/run: the machine's Node plus the CI_NODE_MATRIX default) and the README's policy table agree.
+// (.ci/run: the machine's Node plus the CI_NODE_MATRIX default) and the policy table of docs/support-policy.md agree.
 // Usage: node .ci/lib/support-policy.mjs          check; exit 1 with the list of disagreements
-//        node .ci/lib/support-policy.mjs --write  rewrite the README's table from the policy
+//        node .ci/lib/support-policy.mjs --write  rewrite docs/support-policy.md's table from the policy
 // The checks are the exported `checkSupportPolicy`, unit-tested in test/ci/support-policy.test.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const README_START = '<!-- support-policy:start (generated from support-policy.json) -->';
 export const README_END = '<!-- support-policy:end -->';
+/** The page that holds the policy table (the README links to it). */
+export const POLICY_PAGE = 'docs/support-policy.md';
 
 /** `20.19` or `20.19.0` → [20, 19, 0]; undefined when it is not a version. */
 export function parseVersion(text) {
@@ -140,7 +142,7 @@ export function checkSupportPolicy({ policy, manifest, runScript, readme, baseNo
   const section = renderReadmeSection(policy);
   if (!readme.includes(section)) {
     problems.push(
-      'README.md does not hold the policy table as support-policy.json states it: run `node .ci/lib/support-policy.mjs --write`',
+      `${POLICY_PAGE} does not hold the policy table as support-policy.json states it: run \`node .ci/lib/support-policy.mjs --write\``,
     );
   }
   return problems;
@@ -150,7 +152,7 @@ export function checkSupportPolicy({ policy, manifest, runScript, readme, baseNo
 export function writeReadmeSection(readme, policy) {
   const start = readme.indexOf(README_START);
   const end = readme.indexOf(README_END);
-  if (start === -1 || end === -1) throw new Error(`README.md has no ${README_START} … ${README_END} section`);
+  if (start === -1 || end === -1) throw new Error(`${POLICY_PAGE} has no ${README_START} … ${README_END} section`);
   return readme.slice(0, start) + renderReadmeSection(policy) + readme.slice(end + README_END.length);
 }
 
@@ -159,15 +161,15 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const read = (file) => readFileSync(root + file, 'utf8');
   const policy = JSON.parse(read('support-policy.json'));
   if (process.argv.includes('--write')) {
-    writeFileSync(`${root}README.md`, writeReadmeSection(read('README.md'), policy));
-    console.log('README.md: support policy table rewritten');
+    writeFileSync(`${root}${POLICY_PAGE}`, writeReadmeSection(read(POLICY_PAGE), policy));
+    console.log(`${POLICY_PAGE}: support policy table rewritten`);
     process.exit(0);
   }
   const problems = checkSupportPolicy({
     policy,
     manifest: JSON.parse(read('package.json')),
     runScript: read('.ci/run'),
-    readme: read('README.md'),
+    readme: read(POLICY_PAGE),
     baseNodeMajor: Number(process.versions.node.split('.')[0]),
     today: new Date().toISOString().slice(0, 10),
   });
@@ -179,6 +181,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     line.endOfSupport ? `${line.major} (until ${line.endOfSupport})` : `${line.major}`,
   );
   console.log(
-    `support policy: Node ${lines.join(', ')}; engines >=${policy.minimumNode}; CI matrix agrees; README agrees`,
+    `support policy: Node ${lines.join(', ')}; engines >=${policy.minimumNode}; CI matrix agrees; ${POLICY_PAGE} agrees`,
   );
 }

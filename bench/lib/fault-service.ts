@@ -3,7 +3,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** What the service does with one request. */
-export type Fault = 'ok' | 500 | 502 | 503 | 'reset' | 'stall' | 'bad-body';
+type Fault = 'ok' | 500 | 502 | 503 | 'reset' | 'stall' | 'bad-body';
 
 /** Decides the fault of the `attempt`-th request (1-based) for `hash`. */
 export type FaultPlan = (hash: string, attempt: number) => Fault;
@@ -24,7 +24,7 @@ const NOT_DETECTED = JSON.stringify({
 });
 
 /** A number in [0, 1) fixed by `text`: the same hash and attempt get the same fault in every contender. */
-export function unit(text: string): number {
+function unit(text: string): number {
   return createHash('sha256').update(text).digest().readUInt32BE(0) / 2 ** 32;
 }
 

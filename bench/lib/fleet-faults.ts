@@ -18,7 +18,7 @@ export interface FaultSettings {
 }
 
 /** Figures of one contender, over rounds. */
-export interface FaultFigures {
+interface FaultFigures {
   /** Lookups that could have answered a verdict (partial: hashes outside the failing tenth; soak: verdicts without a breaker). */
   readonly valid: Summary;
   /** Of those, the share (%) that came back with their verdict. */

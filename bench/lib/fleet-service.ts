@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** How the fleet benchmark's service answers: a normal answer, or an outage (503). */
-export type ServiceMode = 'up' | 'down';
+type ServiceMode = 'up' | 'down';
 
 /** A lookup service on loopback with a fixed latency per answer, counting the requests it gets. */
 export interface FleetService {

@@ -72,7 +72,7 @@ export async function deduplicated(
 }
 
 /** Per-request time-out of the careful loops: the spec's 10 s, covering headers and body. */
-export const TIMEOUT_MS = 10_000;
+const TIMEOUT_MS = 10_000;
 
 /** The bare reference: global `fetch`, then `res.text()`; no time-out, so a stalled server hangs it forever. */
 export async function bareGet(url: string): Promise<RawAnswer> {
@@ -133,7 +133,7 @@ export function expectAllNotDetected(outcomes: readonly { verdict: string }[], w
  * Runs `task` over `items` with at most `concurrency` at once; results keep
  * the input order. `task` must not reject (callers turn errors into values).
  */
-export async function mapConcurrent<T, R>(
+async function mapConcurrent<T, R>(
   items: readonly T[],
   concurrency: number,
   task: (item: T, index: number) => Promise<R>,

@@ -17,7 +17,7 @@ export interface BenchServer {
 }
 
 /** A key that needs URL-encoding, so every client must encode it to be let in. */
-export const BENCH_API_KEY = 'bench key/+=&1';
+const BENCH_API_KEY = 'bench key/+=&1';
 
 function ask(child: ChildProcess, message: string): Promise<{ lookups: number; refused: number }> {
   return new Promise((resolve) => {

@@ -178,7 +178,7 @@ class HashFeed<T> implements AsyncIterableIterator<string> {
 }
 
 /** Whether a lookup met the service's push-back: a time-out, an HTTP error status (429, 503), an open circuit. */
-export function pushedBack(outcome: OutcomeView): boolean {
+function pushedBack(outcome: OutcomeView): boolean {
   if (outcome.verdict !== 'error') return false;
   const { code } = outcome.error;
   return code === 'TIMEOUT' || code === 'HTTP_STATUS' || code === 'CIRCUIT_OPEN';

@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { opendir, stat } from 'node:fs/promises';
 
 /** Something the walk met that is not a file to hash. */
-export interface WalkProblem {
+interface WalkProblem {
   /** The name as bytes (see `names.ts`). */
   readonly path: Buffer;
   /** `unreadable`: could not be listed or inspected (reported as review); the others are skipped. */

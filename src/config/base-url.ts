@@ -3,7 +3,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
 
 /** True for `localhost`, `127.0.0.0/8` and `[::1]`: the only hosts plain HTTP may reach. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 

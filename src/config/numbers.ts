@@ -7,7 +7,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 
 /** The longest delay `setTimeout` can wait, in ms. */
-export const MAX_TIMER_MS = 2_147_483_647;
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Inclusive bounds of a whole number; `max` defaults to {@link MAX_TIMER_MS}. */
 export interface WholeRange {

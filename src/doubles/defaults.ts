@@ -9,8 +9,8 @@ export const SANDBOX_API_KEY = 'sandbox-api-key';
 export const SANDBOX_DEFAULT_SIGN_NAME = 'Sandbox';
 
 /**
- * The real digests of the EICAR anti-virus test file (source `eicar`). Only
- * the digests are kept here: the file itself would set off scanners on this package.
+ * The real digests of the EICAR anti-virus test file (source `eicar`); the file's bytes are
+ * `eicarTestFile()`, exported beside this record.
  *
  * - md5 `44d88612fea8a8f36de82e1278abb02f`
  * - sha1 `3395856ce81f2b7382dee72602f798b642f14140`

@@ -37,7 +37,7 @@ export interface RecordedRequest {
 export type RequestSink = (entry: RecordedRequest) => void;
 
 /** What a masked value reads in the request log. */
-export const MASK = '***';
+const MASK = '***';
 
 /** Parameters that carry a credential or a value derived from one. */
 const SENSITIVE = /^(api_key|signature|p|password|pwd|accesskeysecret|secret(key)?|token)$/i;

@@ -12,17 +12,24 @@
 const brands = new WeakMap<object, symbol>();
 
 /** The brand key of one of the package's error classes: the same symbol in every copy of the package. */
-export function errorBrand(className: string): symbol {
+function errorBrand(className: string): symbol {
   return Symbol.for(`hashscan-sms.error.${className}`);
 }
 
 /**
- * Marks `target` (from its `static {}` block) and its instances with the brand of `className`.
- * Instances of subclasses carry every brand up the chain, as they pass every `instanceof` up it.
+ * Marks `target` (from its `static {}` block) and its instances with the brand of `className`, and names
+ * the class `className`. Instances of subclasses carry every brand up the chain, as they pass every
+ * `instanceof` up it.
+ *
+ * The name is set, not inferred: bundlers rename classes (esbuild's `_HashScanError` in both builds, a
+ * minifier's one letter in the CLI), and `error.name`, `String(error)` and `error.constructor.name` are
+ * what logs and error trackers group on. An explicit name costs a few bytes per class where keeping
+ * every name in the bundle costs every function of it.
  */
 export function brandErrorClass(target: abstract new (...args: never[]) => unknown, className: string): void {
   const brand = errorBrand(className);
   brands.set(target, brand);
+  Object.defineProperty(target, 'name', { value: className, configurable: true });
   Object.defineProperty(target.prototype, brand, { value: true, enumerable: false });
 }
 

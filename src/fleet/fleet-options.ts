@@ -127,9 +127,9 @@ export interface ResolvedFleet {
   readonly timeoutMs: number;
 }
 
-export const DEFAULT_FLEET_PREFIX = 'hashscan-sms';
-export const DEFAULT_FLEET_TIMEOUT_MS = 50;
-export const DEFAULT_LOOKUP_WAIT_MS = 5_000;
+const DEFAULT_FLEET_PREFIX = 'hashscan-sms';
+const DEFAULT_FLEET_TIMEOUT_MS = 50;
+const DEFAULT_LOOKUP_WAIT_MS = 5_000;
 
 /** Checks the common part of `fleet`. */
 export function resolveFleet(options: FleetOptions): ResolvedFleet {

@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ClientName } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
+import { warnOnce } from '../observe/process-warning.js';
 import { errorCode } from '../util/error-code.js';
 
 /*
@@ -60,7 +61,7 @@ export interface IoRedisQueueOption {
 export type RedisKind = 'node-redis' | 'ioredis';
 
 /** Tells node-redis from ioredis by shape; anything else is a configuration error. */
-export function redisKind(client: unknown): RedisKind {
+function redisKind(client: unknown): RedisKind {
   if (typeof client === 'object' && client !== null) {
     const candidate = client as Partial<Record<string, unknown>>;
     if (typeof candidate.call === 'function' && typeof candidate.defineCommand === 'function') return 'ioredis';
@@ -84,7 +85,7 @@ export const UNAVAILABLE: unique symbol = Symbol('fleet Redis unavailable');
 export type Unavailable = typeof UNAVAILABLE;
 
 /** How long the fleet leaves Redis alone after a failed call, in ms. */
-export const FLEET_BACKOFF_MS = 1_000;
+const FLEET_BACKOFF_MS = 1_000;
 
 /** Counters of the link, for `stats().fleet`. */
 export interface LinkCounters {
@@ -115,9 +116,16 @@ export class RedisLink {
     this.timeoutMs = options.timeoutMs;
     this.#observers = options.observers;
     this.#name = options.name;
-    if (queuesOffline(client, this.kind) && this.#observers.listens('fleet:offline-queue')) {
+    if (queuesOffline(client, this.kind)) {
       const setting = this.kind === 'ioredis' ? 'enableOfflineQueue: false' : 'disableOfflineQueue: true';
-      this.#observers.emit({ type: 'fleet:offline-queue', client: this.#name, setting });
+      // Whatever logger is set (the default is silent): once per process, as Node's own warnings.
+      warnOnce(
+        'HASHSCAN_SMS_FLEET_OFFLINE_QUEUE',
+        `the fleet's ${this.kind} client queues commands while disconnected: create it with { ${setting} } so an outage fails fast and nothing is replayed later`,
+      );
+      if (this.#observers.listens('fleet:offline-queue')) {
+        this.#observers.emit({ type: 'fleet:offline-queue', client: this.#name, setting });
+      }
     }
   }
 

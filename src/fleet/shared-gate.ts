@@ -55,7 +55,7 @@ export interface GateCounters {
 }
 
 /** The quota of the fleet as rate-limiter-flexible counts it: `points` per `duration` seconds. */
-export function quotaWindow(requestsPerSecond: number): { points: number; duration: number } {
+function quotaWindow(requestsPerSecond: number): { points: number; duration: number } {
   if (requestsPerSecond >= 1) return { points: Math.floor(requestsPerSecond), duration: 1 };
   return { points: 1, duration: Math.ceil(1 / requestsPerSecond) };
 }

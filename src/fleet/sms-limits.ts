@@ -18,7 +18,7 @@ import { type RedisLink, UNAVAILABLE } from './redis-link.js';
  */
 
 /** Which limit refused a send. */
-export type SendLimit = 'perMinute' | 'perHour' | 'perDay' | 'dailyBudget';
+type SendLimit = 'perMinute' | 'perHour' | 'perDay' | 'dailyBudget';
 
 /** A send the limits refused: which limit, and when it may go. */
 export interface LimitRefusal {

@@ -49,7 +49,7 @@ function checkKey(raw: unknown): CheckedCredential<ApiKey> | string {
  * The `apiKey` option as a credential source: a string (or the environment),
  * or a provider. Every key it yields joins `secrets` before its first use.
  */
-export function apiKeySource(
+function apiKeySource(
   option: string | ApiKeyProvider | undefined,
   secrets: SecretSet,
   context: { readonly redact: Redactor; readonly timeoutMs: number },

@@ -1,7 +1,7 @@
 import type { ResponseNote } from '../observe/logger.js';
 
 /** What a 401 or 403 from the lookup service most often means. */
-export const API_KEY_HINT = 'check apiKey (or HASHSCAN_API_KEY): the service refused the key';
+const API_KEY_HINT = 'check apiKey (or HASHSCAN_API_KEY): the service refused the key';
 
 /** The hint for an HTTP status of the lookup service, if there is one. */
 export function authHint(status: number | undefined): string | undefined {

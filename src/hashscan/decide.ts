@@ -1,3 +1,4 @@
+import type { HashScanErrorCode } from '../errors/hashscan-error.js';
 import type { ScanOutcome } from './scan-result.js';
 
 /** What to do with a file. */
@@ -37,4 +38,47 @@ export function decide(outcome: Pick<ScanOutcome, 'verdict'>, policy: DecisionPo
     default:
       return policy.onError === 'block' ? 'block' : 'review';
   }
+}
+
+/**
+ * Why {@link decideWithReason} decided what it did: `MALICIOUS` (the service flagged the file),
+ * `NOT_DETECTED` (no active detection service flagged it), or the code of the error that left the
+ * lookup without a trustworthy answer (`TIMEOUT`, `INVALID_RESPONSE`, …; `NO_ANSWER` when the
+ * outcome carries no error).
+ */
+export type DecisionReason = 'MALICIOUS' | 'NOT_DETECTED' | HashScanErrorCode | 'NO_ANSWER';
+
+/** What {@link decideWithReason} returns: the action of {@link decide}, and why, ready to log. */
+export interface ExplainedDecision {
+  /** The same value `decide()` returns for this outcome and policy. */
+  readonly action: Decision;
+  /** Why: a stable code to log, count or alert on. */
+  readonly reason: DecisionReason;
+  /** The detection source of a flagged file, when the service gave one. */
+  readonly source?: string | undefined;
+}
+
+/** What {@link decideWithReason} takes: an outcome of a lookup, or the bare `{ verdict }` `decide()` takes too. */
+export type ExplainableOutcome = ScanOutcome | Pick<ScanOutcome, 'verdict'>;
+
+/**
+ * {@link decide}, with the reason a caller logs beside the action (`decide()` itself keeps returning
+ * the bare action that code compares against).
+ *
+ * @example
+ * ```ts
+ * const outcome = await client.scanOutcome(sha256)
+ * const { action, reason } = decideWithReason(outcome, { onError: 'block' })
+ * log.info('upload checked', { sha256, action, reason }) // e.g. action 'review', reason 'TIMEOUT'
+ * ```
+ */
+export function decideWithReason(outcome: ExplainableOutcome, policy: DecisionPolicy = {}): ExplainedDecision {
+  const action = decide(outcome, policy);
+  if (outcome.verdict === 'malicious') {
+    const source = 'source' in outcome ? outcome.source : undefined;
+    return source === undefined ? { action, reason: 'MALICIOUS' } : { action, reason: 'MALICIOUS', source };
+  }
+  if (outcome.verdict === 'not_detected') return { action, reason: 'NOT_DETECTED' };
+  const code = 'error' in outcome ? outcome.error?.code : undefined;
+  return { action, reason: code ?? 'NO_ANSWER' };
 }

@@ -23,7 +23,7 @@
 import { memberValues, type RepeatedKey, scanStructure } from './structure-scan.js';
 
 /** A parsed JSON value. */
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | JsonObject;
+type JsonValue = null | boolean | number | string | readonly JsonValue[] | JsonObject;
 
 /** A parsed JSON object. */
 export interface JsonObject {

@@ -85,7 +85,7 @@ export function scanStructure(text: string, maxDepth: number): Structure {
 }
 
 /** Offset of the quote closing the string opened at `start`, or -1. */
-export function stringEnd(text: string, start: number): number {
+function stringEnd(text: string, start: number): number {
   let end = text.indexOf('"', start + 1);
   while (end > 0) {
     let backslashes = 0;
@@ -132,7 +132,7 @@ function pathOf(stack: readonly Frame[]): (string | number)[] {
 }
 
 /** Offset just past the JSON value that starts at or after `start` (whitespace skipped); the text must be JSON. */
-export function valueEnd(text: string, start: number): number {
+function valueEnd(text: string, start: number): number {
   let depth = 0;
   for (let at = start; at < text.length; at += 1) {
     const code = text.charCodeAt(at);

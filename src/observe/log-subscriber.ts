@@ -2,7 +2,7 @@ import type { Observer, ObserverEvent, ObserverEventType } from './events.js';
 import { attemptLine, emitLine, type LogFields, type Logger, silentLogger } from './logger.js';
 
 /** At most one store or rejected-entry line per this interval; the others are counted in the next one. */
-export const STORE_LOG_INTERVAL_MS = 60_000;
+const STORE_LOG_INTERVAL_MS = 60_000;
 
 const LOGGED: readonly ObserverEventType[] = [
   'attempt:end',

@@ -20,6 +20,7 @@ export {
   SANDBOX_SMS_ACCOUNTS,
   SANDBOX_TEMPLATES,
 } from '../doubles/defaults.js';
+export { eicarTestFile } from '../doubles/eicar.js';
 export { HASH_SCAN_FAULT_KINDS, type HashScanFault, type HashScanFaultKind } from '../doubles/hash-faults.js';
 export { createHashLookupService, type HashScanServiceOptions } from '../doubles/hash-lookup-service.js';
 export { type HashRecord, type RecordForOptions, recordFor } from '../doubles/records.js';

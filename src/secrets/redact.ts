@@ -19,7 +19,7 @@ export interface RedactionRules {
 /** Replaces every secret in a text with `***`. */
 export type Redactor = (text: string) => string;
 
-export const MASK = '***';
+const MASK = '***';
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

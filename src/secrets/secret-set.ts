@@ -7,7 +7,7 @@
  */
 
 /** How many secrets a {@link SecretSet} keeps by default. */
-export const DEFAULT_MAX_SECRETS = 32;
+const DEFAULT_MAX_SECRETS = 32;
 
 /** An ordered, bounded set of secrets with a version that changes whenever it does. */
 export class SecretSet {

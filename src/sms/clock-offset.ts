@@ -8,7 +8,7 @@
  */
 
 /** A skew at least this large is corrected from any answer (the AWS SDK's threshold). */
-export const CLOCK_SKEW_THRESHOLD_MS = 5 * 60_000;
+const CLOCK_SKEW_THRESHOLD_MS = 5 * 60_000;
 /**
  * After the service refused our timestamp, any skew at least this large is
  * corrected: the `Date` header has one-second resolution, so anything smaller

@@ -4,6 +4,7 @@ import {
   checkSupportPolicy,
   defaultMatrix,
   enginesMinimum,
+  POLICY_PAGE,
   type PolicyInputs,
   rangeMajor,
   renderReadmeSection,
@@ -20,7 +21,7 @@ function repository(): PolicyInputs {
     policy: JSON.parse(read('support-policy.json')) as SupportPolicy,
     manifest: JSON.parse(read('package.json')) as PolicyInputs['manifest'],
     runScript: read('.ci/run'),
-    readme: read('README.md'),
+    readme: read(POLICY_PAGE),
     baseNodeMajor: 20,
     today: '2026-11-24',
   };
@@ -130,7 +131,9 @@ describe('support policy check (.ci/lib/support-policy.mjs)', () => {
       const [first] = inputs.policy.node;
       if (first) first.endOfSupport = '2027-03-31';
     });
-    expect(checkSupportPolicy(stale)).toEqual([expect.stringMatching(/README\.md does not hold the policy table/)]);
+    expect(checkSupportPolicy(stale)).toEqual([
+      expect.stringMatching(/docs\/support-policy\.md does not hold the policy table/),
+    ]);
     const rewritten = writeReadmeSection(stale.readme, stale.policy);
     expect(rewritten).toContain(renderReadmeSection(stale.policy));
     expect(checkSupportPolicy({ ...stale, readme: rewritten })).toEqual([]);

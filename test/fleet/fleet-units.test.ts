@@ -9,6 +9,7 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
 import { describeWithRedis } from '../helpers/redis.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+import { claimProcessWarnings } from '../setup/process-guard.js';
 import { freshPrefix, hashes } from './fleet-helpers.js';
 import { isHit, startLookupService } from './lookup-service.js';
 
@@ -40,7 +41,7 @@ describe('fleet option checks', () => {
     ).toThrow(/fleet\.limits\.perRecipient\.perMinute/);
   });
 
-  it('warns once when the Redis client would queue commands while disconnected', () => {
+  it('warns once when the Redis client would queue commands while disconnected', async () => {
     const { lines, logger } = recordingLogger();
     const redis = { sendCommand: async () => null, isReady: true, options: {} };
     const client = new HashScanClient({ apiKey: 'k', baseUrl: 'https://h.test', logger, fleet: { redis } });
@@ -48,6 +49,9 @@ describe('fleet option checks', () => {
     expect(lines[0]).toContain('disableOfflineQueue: true');
     expect(client.toJSON()).toMatchObject({ fleet: { redis: 'node-redis', prefix: 'hashscan-sms', timeoutMs: 50 } });
     expect(JSON.stringify(client.toJSON())).not.toContain('sendCommand');
+    // Also a process warning (the default logger would say nothing): test/observe/process-warning.test.ts.
+    await new Promise((resolve) => setImmediate(resolve));
+    claimProcessWarnings('HASHSCAN_SMS_FLEET_OFFLINE_QUEUE');
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, inject } from 'vitest';
 
 /** The Redis of the shared-cache tests (see `test/global-redis.ts`), if any. */
-export function redisUrl(): string | undefined {
+function redisUrl(): string | undefined {
   return inject('redisUrl');
 }
 

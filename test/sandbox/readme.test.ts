@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   EICAR_RECORD,
@@ -14,9 +14,19 @@ import {
 } from '../../src/sandbox/index.js';
 
 const ROOT = new URL('../../', import.meta.url);
-const README = readFileSync(new URL('README.md', ROOT), 'utf8');
-const DEFAULTS_SOURCE = readFileSync(new URL('src/doubles/defaults.ts', ROOT), 'utf8');
-const testingSection = README.slice(README.indexOf('## Testing your own code'), README.indexOf('## Support policy'));
+const read = (path: string): string => readFileSync(new URL(path, ROOT), 'utf8');
+/** The README and every guide under docs/, the README first: what a user reads. */
+const README = [
+  'README.md',
+  ...readdirSync(new URL('docs/', ROOT))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+]
+  .map(read)
+  .join('\n');
+const DEFAULTS_SOURCE = read('src/doubles/defaults.ts');
+const testingSection = read('docs/testing.md');
 
 /** Every value a new user copies from the docs, from the constants themselves. */
 const documentedValues = (): string[] => [
@@ -30,7 +40,7 @@ const documentedValues = (): string[] => [
   ...SANDBOX_HASH_RECORDS.map((record) => record.sha256),
 ];
 
-describe("the README's testing section and the constants' TSDoc", () => {
+describe("the README and guides (docs/testing.md) and the constants' TSDoc", () => {
   it('list the sandbox values the code really uses', () => {
     for (const value of documentedValues()) {
       expect(testingSection, `README lacks ${value}`).toContain(value);
@@ -63,7 +73,8 @@ describe("the README's testing section and the constants' TSDoc", () => {
     /** The argument of the first `.send({ … })` in `text`, without comments and whitespace. */
     const sendArgument = (text: string): string =>
       (text.match(/\.send\(\{([\s\S]*?)\}\);/)?.[1] ?? '').replace(/\/\/.*$/gm, '').replace(/\s+/g, '');
-    const smsSection = README.slice(README.indexOf('## SmsClient'), README.indexOf('### Sends are not idempotent'));
+    const smsGuide = read('docs/sms-client.md');
+    const smsSection = smsGuide.slice(0, smsGuide.indexOf('### Sends are not idempotent'));
     const walkthrough = readFileSync(new URL('examples/readme-sandbox.ts', ROOT), 'utf8');
     expect(sendArgument(smsSection)).toContain("templateCode:'SMS_100000001'");
     expect(sendArgument(smsSection)).toBe(sendArgument(walkthrough));
@@ -71,7 +82,11 @@ describe("the README's testing section and the constants' TSDoc", () => {
 
   it('shows the walkthroughs exactly as the example files that CI runs', () => {
     const blocks = [...README.matchAll(/<!-- example: (\S+) -->\n```ts\n([\s\S]*?)```/g)];
-    expect(blocks.map((block) => block[1])).toEqual(['examples/readme-msw.test.ts', 'examples/readme-sandbox.ts']);
+    expect(blocks.map((block) => block[1])).toEqual([
+      'examples/quick-start/first-steps.ts',
+      'examples/readme-msw.test.ts',
+      'examples/readme-sandbox.ts',
+    ]);
     for (const [, path, code] of blocks) {
       expect(code, `${path} differs from its README copy`).toBe(readFileSync(new URL(path ?? '', ROOT), 'utf8'));
     }

@@ -12,10 +12,10 @@ interface SigningVector {
   readonly covers?: string;
 }
 
-// shared/ sits beside the repository checkout, locally and in CI.
-const { vectors } = JSON.parse(
-  readFileSync(new URL('../../../shared/spec/signing-vectors.json', import.meta.url), 'utf8'),
-) as { vectors: SigningVector[] };
+// The specification's vectors, copied into the repository (provenance and sha256: test/fixtures/README.md).
+const { vectors } = JSON.parse(readFileSync(new URL('../fixtures/signing-vectors.json', import.meta.url), 'utf8')) as {
+  vectors: SigningVector[];
+};
 
 describe('signing known-answer vectors', () => {
   it('loads the vendor example and the utility-computed vectors', () => {

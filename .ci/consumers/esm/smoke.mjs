@@ -101,4 +101,21 @@ const cut = Object.assign(Readable.from([Buffer.from('abc')]), { truncated: true
 const truncated = await hashStream(cut).catch((error) => error);
 assert.ok(truncated instanceof TruncatedStreamError && truncated instanceof cjs.TruncatedStreamError);
 
+// Class names survive the bundler in both builds (not `_HashScanError`): logs and error trackers group on them.
+for (const [error, name] of [
+  [fromCjs, 'HashScanError'],
+  [fromEsm, 'HashScanError'],
+  [smsFromCjs, 'SmsError'],
+  [smsFromEsm, 'SmsError'],
+  [truncated, 'TruncatedStreamError'],
+  [new ConfigurationError('baseUrl', 'missing'), 'ConfigurationError'],
+  [new cjs.ConfigurationError('baseUrl', 'missing'), 'ConfigurationError'],
+]) {
+  assert.equal(error.name, name);
+  assert.equal(error.constructor.name, name);
+  assert.ok(String(error).startsWith(`${name}: `), String(error));
+}
+assert.equal(HashScanSmsError.name, 'HashScanSmsError');
+assert.equal(cjs.HashScanSmsError.name, 'HashScanSmsError');
+
 console.log(`esm smoke ok: node ${process.version}, ${backend.kind}`);

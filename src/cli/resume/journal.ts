@@ -15,7 +15,7 @@ const DECISION: Readonly<Record<string, Decision>> = { a: 'allow', b: 'block', r
 const HEADER = 'hashscan-sms-journal';
 
 /** A journal record: a settled line, or the digest of input read (so settled lines are bound to it). */
-export type JournalRecord =
+type JournalRecord =
   | { readonly kind: 'settled'; readonly line: number; readonly decision: Decision }
   | { readonly kind: 'digest'; readonly digest: BlockDigest };
 

@@ -11,8 +11,8 @@ import { BLOCK_LINES, type BlockDigest } from '../input/block-digests.js';
 import { RangeSet } from '../range-set.js';
 import { UsageError } from '../usage-error.js';
 
-export const FORMAT = 'hashscan-sms-resume';
-export const VERSION = 2;
+const FORMAT = 'hashscan-sms-resume';
+const VERSION = 2;
 
 /** Settled inputs by decision, over every run of the same state file. */
 export interface DecisionCounts {

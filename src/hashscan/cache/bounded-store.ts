@@ -53,11 +53,11 @@ export const DEFAULT_STORE_TIMEOUT_MS = 50;
  * burst at once, and must still be benched; a busy store that is slow for a
  * moment keeps answering most calls, and is not.
  */
-export const STORE_FAILURES_BEFORE_BACKOFF = 3;
+const STORE_FAILURES_BEFORE_BACKOFF = 3;
 /** The window in which {@link STORE_FAILURES_BEFORE_BACKOFF} failures bench the store. */
-export const STORE_FAILURE_WINDOW_MS = 1_000;
+const STORE_FAILURE_WINDOW_MS = 1_000;
 /** How long a failing store is first left alone; doubled after each failed probe. */
-export const STORE_BACKOFF_MS = 1_000;
+const STORE_BACKOFF_MS = 1_000;
 /** Longest time a failing store is left alone before a probe: it is back in use within this of its return. */
 export const STORE_MAX_BACKOFF_MS = 5_000;
 

@@ -53,7 +53,7 @@ export function attemptFailure(error: unknown, attempts: number, end: AttemptEnd
 }
 
 /** The failure of an attempt whose body was too large. The server answered: whatever the request did, it did. */
-export function tooLargeFailure(error: ResponseTooLargeError, attempts: number): TransportFailure {
+function tooLargeFailure(error: ResponseTooLargeError, attempts: number): TransportFailure {
   return {
     code: 'RESPONSE_TOO_LARGE',
     message: error.message,

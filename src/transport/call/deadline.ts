@@ -56,7 +56,7 @@ export function isTimeoutReason(reason: unknown): boolean {
 const budgetReasons = new WeakSet<object>();
 
 /** The reason a per-call budget aborts with: a `TimeoutError`, like `AbortSignal.timeout()`'s. */
-export function budgetExceeded(totalMs: number): DOMException {
+function budgetExceeded(totalMs: number): DOMException {
   const reason = new DOMException(`no complete response within totalTimeoutMs (${totalMs} ms)`, 'TimeoutError');
   budgetReasons.add(reason);
   return reason;

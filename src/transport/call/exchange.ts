@@ -10,7 +10,7 @@ import type { FleetGate } from '../resilience/fleet-gate.js';
 import type { ResolvedResilience } from '../resilience/resilience-options.js';
 import type { ResolvedRetry } from './retry-options.js';
 
-export type { FetchLike, IncomingResponse, OutgoingRequest, ResponseHeaders } from '../http/wire.js';
+export type { FetchLike, IncomingResponse, OutgoingRequest } from '../http/wire.js';
 
 /*
  * The contract between the transport and the clients: its settings, one

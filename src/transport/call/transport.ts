@@ -23,8 +23,6 @@ export type {
   ExtraRound,
   FetchLike,
   IncomingResponse,
-  OutgoingRequest,
-  ResponseHeaders,
   TransportFailure,
   TransportSettings,
 } from './exchange.js';

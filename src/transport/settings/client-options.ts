@@ -91,7 +91,7 @@ export interface CommonClientOptions extends ResilienceOptions {
 }
 
 /** Default of `timeoutMs`, both clients. */
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * Checks `timeoutMs` once, first: the credential source (a provider's own

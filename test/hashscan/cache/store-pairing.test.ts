@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+// The pairing is given in the operating guide (docs/operating.md, "A verdict cache shared by replicas").
+const README = readFileSync(new URL('../../../docs/operating.md', import.meta.url), 'utf8');
 // Read from node_modules: neither package exports its package.json.
 const manifest = (name: string): { version: string; peerDependencies?: Record<string, string> } =>
   JSON.parse(readFileSync(new URL(`../../../node_modules/${name}/package.json`, import.meta.url), 'utf8'));

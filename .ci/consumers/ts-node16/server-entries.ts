@@ -1,0 +1,17 @@
+// The server entries (`hashscan-sms`, `hashscan-sms/sandbox`, `hashscan-sms/hashing`) in a project with
+// `lib: ["ES2023"]` only and skipLibCheck off (tsconfig.es2023.json): they need no DOM lib. The types of the
+// new `decideWithReason` and `eicarTestFile` are checked here too.
+import { type Decision, decide, decideWithReason, type ExplainedDecision, HashScanError } from 'hashscan-sms';
+import { hashBytes } from 'hashscan-sms/hashing';
+import { EICAR_RECORD, eicarTestFile } from 'hashscan-sms/sandbox';
+
+const outcome = {
+  verdict: 'error',
+  hash: 'x',
+  error: new HashScanError({ code: 'TIMEOUT', message: 'late' }),
+} as const;
+const action: Decision = decide(outcome);
+const explained: ExplainedDecision = decideWithReason(outcome, { onError: 'block' });
+// @ts-expect-error decide() still returns the bare action, not an object
+const wrong: { action: Decision } = decide(outcome);
+export const serverEntries = [action, explained.reason, wrong, hashBytes(eicarTestFile()) === EICAR_RECORD.sha256];
