@@ -30,7 +30,7 @@ const PAUSE_SCRIPT =
   "local t = redis.call('PTTL', KEYS[1]) if t < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) return 1 end return 0";
 
 /** How stale this replica's view of the fleet's pause may be, in ms. */
-export const PAUSE_READ_INTERVAL_MS = 20;
+const PAUSE_READ_INTERVAL_MS = 20;
 /** A pause read from Redis that ends within this of the one this replica knew is the same pause (not said again). */
 const SAME_PAUSE_MS = 1_000;
 /** Spread of the retries of attempts refused by the quota, so they do not all come back at once. */
