@@ -10,6 +10,8 @@
  *
  *   node --import tsx bench/sms-limits.ts                # full → bench/results.sms-limits.json
  *   node --import tsx bench/sms-limits.ts --quick        # one short round → bench/.tmp/
+ *   --seconds=N --rounds=N --modes=local  --label=before  # a build before `onStoreFailure` (src/ of an older
+ *                                                         # commit checked out): results.sms-limits.before.json
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -25,12 +27,15 @@ const flag = (name: string, fallback: number): number => {
 const SECONDS = flag('seconds', QUICK ? 3 : 10);
 const ROUNDS = flag('rounds', QUICK ? 1 : 2);
 const CONDITIONS: readonly RedisCondition[] = ['none', 'slow', 'jitter', 'stall'];
-const MODES = ['local', 'refuse'] as const;
+const MODES_ALL = ['local', 'refuse'] as const;
+const modesArg = process.argv.find((value) => value.startsWith('--modes='))?.slice('--modes='.length);
+const MODES = MODES_ALL.filter((mode) => modesArg === undefined || modesArg.split(',').includes(mode));
+const LABEL = process.argv.find((value) => value.startsWith('--label='))?.slice('--label='.length);
 const REPLICAS = [1, 3] as const;
 
 interface Row {
   condition: RedisCondition;
-  mode: (typeof MODES)[number];
+  mode: (typeof MODES_ALL)[number];
   replicas: number;
   /** Per round: extra messages per replica. */
   rounds: number[][];
@@ -80,7 +85,8 @@ const table = [
   }),
 ].join('\n');
 console.log(table);
-const file = QUICK ? `${BENCH_DIR}.tmp/results.sms-limits.json` : `${BENCH_DIR}results.sms-limits.json`;
+const name = `results.sms-limits${LABEL === undefined ? '' : `.${LABEL}`}.json`;
+const file = QUICK ? `${BENCH_DIR}.tmp/${name}` : `${BENCH_DIR}${name}`;
 await mkdir(dirname(file), { recursive: true });
 await writeFile(
   file,
