@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/start-sandbox.js';
@@ -133,6 +134,26 @@ describeWithRedis(
         await expect(send('13500000004')).rejects.toMatchObject({ code: 'LIMITS_UNAVAILABLE', outcome: 'not_sent' });
       }
       expect(await admin.get(counter as string)).toBe('1000000');
+    }, 30_000);
+
+    it("'local': a send let through while Redis could not count it is written to Redis once it answers", async () => {
+      const { sms, send, keys } = await client({ perRecipient: { perHour: 3 } });
+      const counterOf = async (number: string) => {
+        const tag = createHash('sha256').update(number).digest('base64url').slice(0, 22);
+        const [key] = (await keys('perHour')).filter((name) => name.endsWith(tag));
+        return key === undefined ? null : admin.get(key);
+      };
+      proxy.setDelay(SLOW_MS);
+      await expect(send('13500000005')).resolves.toMatchObject({ code: 'OK' }); // the take timed out (it still runs late)
+      await expect(send('13500000006')).resolves.toMatchObject({ code: 'OK' }); // the link steps aside: never sent to Redis
+      expect(sms.stats().limits).toMatchObject({ allowedLocally: 2, pending: 2 });
+      proxy.setDelay(0);
+      await settle(2_200);
+      await expect(send('13500000007')).resolves.toMatchObject({ code: 'OK' }); // Redis answers: what it missed is written first
+      await settle(300);
+      expect(await counterOf('13500000006')).toBe('1');
+      expect(await counterOf('13500000005')).toBe('1');
+      expect(sms.stats().limits?.pending).toBe(0);
     }, 30_000);
   },
 );
