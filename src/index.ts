@@ -22,10 +22,12 @@ export type { FleetStats } from './fleet/fleet.js';
 export type {
   FleetOptions,
   HashScanFleetOptions,
+  LimitStoreFailure,
   RecipientLimits,
   SmsFleetOptions,
   SmsLimitsOptions,
 } from './fleet/fleet-options.js';
+export type { SmsLimitsStats } from './fleet/limits/send-limits.js';
 export type {
   FleetRedisClient,
   IoRedisLike,

@@ -26,8 +26,9 @@ const RATE_LIMIT = [
   'Throttling',
   'Throttling.User',
   'Throttling.Api',
-  // This package's own fleet-wide sending limits (`fleet.limits`).
+  // This package's own sending limits (`limits`).
   'SEND_LIMITED',
+  'LIMITS_UNAVAILABLE',
 ] as const;
 
 const RECIPIENT = [

@@ -34,9 +34,14 @@ export type { SmsErrorCategory } from './sms-error-categories.js';
  *   `Code: "OK"` with a non-2xx status. Never treated as a success.
  * - `CREDENTIALS`: the `credentials` provider threw, timed out or returned no
  *   usable credentials; nothing was sent (`outcome: 'not_sent'`).
- * - `SEND_LIMITED`: the send would exceed a `fleet.limits` sending limit (per
- *   phone number, or the fleet's daily budget); nothing was sent
+ * - `SEND_LIMITED`: the send would exceed a `limits` sending limit (per
+ *   phone number, or the daily budget); nothing was sent
  *   (`outcome: 'not_sent'`); `retryAfterMs` says when it may go.
+ * - `LIMITS_UNAVAILABLE`: with `fleet` and `limits.onStoreFailure: 'refuse'`,
+ *   the shared count could not be read (Redis failed, was slow, or holds a
+ *   value out of range); with `'local'`, this replica already let one message
+ *   to the number through that Redis has not recorded yet. Nothing was sent
+ *   (`outcome: 'not_sent'`); `retryAfterMs` says when to try again.
  *
  * `category` groups the service codes by what to do about them.
  */
@@ -53,6 +58,7 @@ export type SmsErrorCode =
   | 'INVALID_RESPONSE'
   | 'CREDENTIALS'
   | 'SEND_LIMITED'
+  | 'LIMITS_UNAVAILABLE'
   // Any other code the service sends back; `& {}` keeps the names above in autocompletion.
   | (string & {});
 
@@ -126,7 +132,7 @@ export class SmsError extends HashScanSmsError {
   readonly httpStatus: number | undefined;
   /** For a client-side `InvalidParameter`: the request field at fault, e.g. `templateParam`. */
   readonly parameter: string | undefined;
-  /** Delay asked for by `Retry-After` on an `HTTP_STATUS` answer, in ms (at most 86 400 000, whatever the server asked); on `SEND_LIMITED`, when the send may go. */
+  /** Delay asked for by `Retry-After` on an `HTTP_STATUS` answer, in ms (at most 86 400 000, whatever the server asked); on `SEND_LIMITED` and `LIMITS_UNAVAILABLE`, when the send may go. */
   readonly retryAfterMs: number | undefined;
   /** The start of an unreadable body (at most 512 characters, redacted), for tracing. */
   readonly body: string | undefined;

@@ -1,6 +1,9 @@
-import { positiveMs, wholeNumber } from '../config/numbers.js';
+import { positiveMs } from '../config/numbers.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import type { SmsLimitsOptions } from './limits/limits-options.js';
 import type { FleetRedisClient } from './redis-link.js';
+
+export type { LimitStoreFailure, RecipientLimits, SmsLimitsOptions } from './limits/limits-options.js';
 
 /*
  * The `fleet` option of both clients, and its check. Imports nothing but the
@@ -65,59 +68,22 @@ export interface HashScanFleetOptions extends FleetOptions {
 }
 
 /**
- * Sending limits per phone number, in the shape of the vendor's own
- * `isv.BUSINESS_LIMIT_CONTROL` rules. Each is counted over the whole fleet
- * in a window that starts with the first message to that number.
+ * The `fleet` option of `SmsClient`: {@link FleetOptions}, plus the
+ * deprecated spelling of the client's `limits`.
  *
  * @example
  * ```ts
- * { perMinute: 1, perHour: 5, perDay: 10 }
- * ```
- */
-export interface RecipientLimits {
-  /** Messages per phone number per minute. @defaultValue no limit */
-  readonly perMinute?: number | undefined;
-  /** Messages per phone number per hour. @defaultValue no limit */
-  readonly perHour?: number | undefined;
-  /** Messages per phone number per day (24 hours). @defaultValue no limit */
-  readonly perDay?: number | undefined;
-}
-
-/**
- * The `fleet` option of `SmsClient`: {@link FleetOptions}, plus sending
- * limits checked before any request (a send over a limit is refused with
- * `SEND_LIMITED`, `outcome: 'not_sent'`).
- *
- * @example
- * ```ts
- * new SmsClient({
- *   fleet: { redis, limits: { perRecipient: { perMinute: 1, perHour: 5, perDay: 10 }, dailyBudget: 50_000 } },
- * })
+ * new SmsClient({ fleet: { redis }, limits: { perRecipient: { perMinute: 1, perHour: 5 }, dailyBudget: 50_000 } })
  * ```
  */
 export interface SmsFleetOptions extends FleetOptions {
-  /** Sending limits, checked before any request. @defaultValue none */
-  readonly limits?: SmsLimitsOptions | undefined;
-}
-
-/**
- * The sending limits of {@link SmsFleetOptions}.
- *
- * @example
- * ```ts
- * { perRecipient: { perMinute: 1, perHour: 5 }, dailyBudget: 50_000 }
- * ```
- */
-export interface SmsLimitsOptions {
-  /** Per phone number; the guard against OTP pumping. @defaultValue none */
-  readonly perRecipient?: RecipientLimits | undefined;
   /**
-   * Messages the whole fleet may send per UTC day, counted one per phone
-   * number of each send (a text long enough to be billed as several
-   * messages still counts one: set the budget with that in mind).
+   * Sending limits, shared by the fleet.
+   * @deprecated Set `limits` on the client instead (same shape, same behaviour: with `fleet` they are
+   * shared through Redis). Setting both is a configuration error.
    * @defaultValue none
    */
-  readonly dailyBudget?: number | undefined;
+  readonly limits?: SmsLimitsOptions | undefined;
 }
 
 /** Fleet settings with defaults filled in. */
@@ -144,11 +110,6 @@ export function resolveFleet(options: FleetOptions): ResolvedFleet {
     prefix,
     timeoutMs: positiveMs(options.timeoutMs, 'fleet.timeoutMs', DEFAULT_FLEET_TIMEOUT_MS),
   };
-}
-
-/** A whole number of at least 1 (or absent). */
-export function countLimit(value: unknown, option: string): number | undefined {
-  return value === undefined ? undefined : wholeNumber(value, option, 1, { min: 1, max: Number.MAX_SAFE_INTEGER });
 }
 
 /** `lookupWaitMs`: 0 (off) or a valid wait. */

@@ -1,28 +1,21 @@
-import { SmsError } from '../errors/sms-error.js';
 import type { Observers } from '../observe/observers.js';
 import type { ResolvedResilience } from '../transport/resilience/resilience-options.js';
-import { Fleet, type FleetStats } from './fleet.js';
+import { Fleet } from './fleet.js';
 import type { SmsFleetOptions } from './fleet-options.js';
+import type { LimitsStore } from './limits/send-limits.js';
 
 export type { SmsFleetOptions } from './fleet-options.js';
 
-import { type LimitRefusal, SmsLimits } from './sms-limits.js';
-
-/** What `SmsClient` builds from its `fleet` option: the shared gate, and the sending limits. */
+/** What `SmsClient` builds from its `fleet` option: the shared gate, and where the sending limits live. */
 export class SmsFleet {
   readonly #fleet: Fleet;
-  readonly #limits: SmsLimits | undefined;
-  #refused = 0;
-
-  readonly #observers: Observers;
+  #sendsLimited: () => number = () => 0;
 
   constructor(
     options: SmsFleetOptions,
     context: { readonly service: string; readonly observers: Observers; readonly resilience: ResolvedResilience },
   ) {
     this.#fleet = new Fleet(options, { ...context, name: 'sms' });
-    this.#observers = context.observers;
-    this.#limits = SmsLimits.from(this.#fleet.link, this.#fleet.keyPrefix, options.limits);
   }
 
   /** A client's `fleet` option as a fleet, or none. */
@@ -37,46 +30,19 @@ export class SmsFleet {
     return this.#fleet.gate;
   }
 
-  /**
-   * Runs `send` if the limits admit one message to each of `phoneNumbers`
-   * (the comma-separated parameter); a refusal rejects with `SEND_LIMITED`
-   * and sends nothing. A send that surely went nowhere (`not_sent`,
-   * `rejected`) gives its share back.
-   */
-  async guard<T>(phoneNumbers: string, send: () => Promise<T>): Promise<T> {
-    const limits = this.#limits;
-    if (limits === undefined) return send();
-    const admission = await limits.admit(phoneNumbers.split(','));
-    if ('limit' in admission) {
-      this.#refused += 1;
-      if (this.#observers.listens('fleet:limited')) {
-        this.#observers.emit({
-          type: 'fleet:limited',
-          client: 'sms',
-          limit: admission.limit,
-          retryAfterMs: admission.retryAfterMs,
-        });
-      }
-      throw limitedError(admission);
-    }
-    try {
-      return await send();
-    } catch (error) {
-      if (error instanceof SmsError && error.outcome !== 'unknown') limits.refund(admission);
-      throw error;
-    }
+  /** The Redis link and key prefix the sending limits share. */
+  get store(): LimitsStore {
+    return { link: this.#fleet.link, keyPrefix: this.#fleet.keyPrefix };
   }
 
-  get settings(): Record<string, unknown> {
-    return {
-      ...this.#fleet.settings,
-      ...(this.#limits !== undefined && { limits: this.#limits.settings }),
-    };
+  /** Where `sendsLimited` is read from (the client's limits). */
+  countLimited(read: () => number): void {
+    this.#sendsLimited = read;
   }
 
   /** `{ fleet: settings }`, to spread into `toJSON()`. */
   get described(): { readonly fleet: Record<string, unknown> } {
-    return { fleet: this.settings };
+    return this.#fleet.described;
   }
 
   /** `{ fleet: stats }`, to spread into `stats()`. */
@@ -84,30 +50,35 @@ export class SmsFleet {
     return { fleet: this.stats() };
   }
 
+  /** The fleet counters that mean something for sends: the link's, the shared gate's, the limits' refusals. */
   stats(): SmsFleetStats {
-    return { ...this.#fleet.stats(), sendsLimited: this.#refused };
+    const { redisErrors, redisSkipped, held, heldMs, pausesReported } = this.#fleet.stats();
+    return { redisErrors, redisSkipped, held, heldMs, pausesReported, sendsLimited: this.#sendsLimited() };
   }
 }
 
-/** Fleet counters of `SmsClient.stats()`. */
-export interface SmsFleetStats extends FleetStats {
-  /** Sends refused by `fleet.limits` (`SEND_LIMITED`), none of them sent. */
+/**
+ * Fleet counters of `SmsClient.stats()`: the Redis link's, the shared
+ * `429` pause and quota's, and the limits' refusals (the lookups' counters of
+ * `HashScanClient` mean nothing for sends and are not here). The limits'
+ * own counters are `stats().limits`.
+ *
+ * @example
+ * ```ts
+ * const { redisErrors, held } = sms.stats().fleet ?? {}
+ * ```
+ */
+export interface SmsFleetStats {
+  /** Redis calls that failed or took longer than `fleet.timeoutMs`. */
+  readonly redisErrors: number;
+  /** Redis calls not made while the fleet stepped aside after a failure. */
+  readonly redisSkipped: number;
+  /** Attempts held by the fleet's pause or quota. */
+  readonly held: number;
+  /** How long those attempts were held in all, in ms. */
+  readonly heldMs: number;
+  /** `429` pauses this replica told the fleet about. */
+  readonly pausesReported: number;
+  /** Sends refused by `limits` (`SEND_LIMITED`), none of them sent (the same as `stats().limits.refused`). */
   readonly sendsLimited: number;
-}
-
-const LIMIT_TEXT = {
-  perMinute: 'messages per phone number per minute',
-  perHour: 'messages per phone number per hour',
-  perDay: 'messages per phone number per day',
-  dailyBudget: 'messages per day for the whole fleet',
-} as const;
-
-/** The refusal as the client's error; it names the limit, never the phone number. */
-function limitedError(refusal: LimitRefusal): SmsError {
-  return new SmsError({
-    code: 'SEND_LIMITED',
-    outcome: 'not_sent',
-    message: `the send would exceed fleet.limits.${refusal.limit === 'dailyBudget' ? 'dailyBudget' : `perRecipient.${refusal.limit}`} (${refusal.max} ${LIMIT_TEXT[refusal.limit]}); nothing was sent. It may go in ${refusal.retryAfterMs} ms`,
-    retryAfterMs: refusal.retryAfterMs,
-  });
 }

@@ -6,6 +6,25 @@ import { guarded, readField } from './read-field.js';
 
 const METHODS: ReadonlySet<unknown> = new Set<SmsMethod>(['GET', 'POST']);
 
+/** Per-call options of {@link SmsClient.send}. */
+export interface SendSmsOptions {
+  /** Overrides the client's `method` for this send. */
+  readonly method?: SmsMethod | undefined;
+  /**
+   * Aborts the send. An abort after the request was written rejects with
+   * `ABORTED` and `outcome: 'unknown'`: the service may still deliver it.
+   * A signal aborted with a `TimeoutError` (`AbortSignal.timeout()`) rejects
+   * with `TIMEOUT` instead (same `outcome` rule).
+   */
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Budget of this send, every attempt and back-off included, in ms;
+   * rejects `TIMEOUT` when spent. Overrides the client's `totalTimeoutMs`.
+   * @defaultValue the client's `totalTimeoutMs`
+   */
+  readonly totalTimeoutMs?: number | undefined;
+}
+
 /** The checked per-call options of a send. */
 export interface CheckedSendOptions {
   readonly method: SmsMethod;

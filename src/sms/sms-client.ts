@@ -1,4 +1,6 @@
 import { inspect } from 'node:util';
+import type { SmsLimitsOptions } from '../fleet/fleet-options.js';
+import { SendLimits } from '../fleet/limits/send-limits.js';
 import { SmsFleet, type SmsFleetOptions } from '../fleet/sms-fleet.js';
 import type { SendOperation } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
@@ -19,7 +21,7 @@ import { ClockOffset } from './clock-offset.js';
 import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
 import { newSendState, type SendDeps, sendExchange } from './send-exchange.js';
-import { type CheckedSendOptions, checkSendOptions } from './send-options.js';
+import { type CheckedSendOptions, checkSendOptions, type SendSmsOptions } from './send-options.js';
 import { type SendSmsParams, type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
 import {
@@ -31,6 +33,8 @@ import {
 import { createSmsRedactor, maskAccessKeyId, type SmsSecrets } from './sms-redactor.js';
 import { resolveSmsSettings } from './sms-settings.js';
 import type { SmsStats } from './sms-stats.js';
+
+export type { SendSmsOptions } from './send-options.js';
 
 /** What this client sets for itself in the shared transport settings. */
 const SMS_DEFAULTS: ClientDefaults = { baseUrlEnv: 'SMS_BASE_URL', name: 'sms' };
@@ -112,25 +116,14 @@ export interface SmsClientOptions extends CommonClientOptions {
    * (README: "Running a fleet"). Fails open. @defaultValue none: each replica on its own
    */
   readonly fleet?: SmsFleetOptions | undefined;
-}
-
-/** Per-call options of {@link SmsClient.send}. */
-export interface SendSmsOptions {
-  /** Overrides the client's `method` for this send. */
-  readonly method?: SmsMethod | undefined;
   /**
-   * Aborts the send. An abort after the request was written rejects with
-   * `ABORTED` and `outcome: 'unknown'`: the service may still deliver it.
-   * A signal aborted with a `TimeoutError` (`AbortSignal.timeout()`) rejects
-   * with `TIMEOUT` instead (same `outcome` rule).
+   * Sending limits per phone number and a daily budget, checked before any request (over a limit:
+   * `SEND_LIMITED`, `outcome: 'not_sent'`). Counted in this process; with `fleet`, shared through Redis,
+   * `onStoreFailure` saying what a send does while the shared count cannot be read (docs/sms-limits.md).
+   * @defaultValue none
+   * @example `limits: { perRecipient: { perMinute: 1, perHour: 5 }, dailyBudget: 50_000 }`
    */
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * Budget of this send, every attempt and back-off included, in ms;
-   * rejects `TIMEOUT` when spent. Overrides the client's `totalTimeoutMs`.
-   * @defaultValue the client's `totalTimeoutMs`
-   */
-  readonly totalTimeoutMs?: number | undefined;
+  readonly limits?: SmsLimitsOptions | undefined;
 }
 
 /**
@@ -162,6 +155,7 @@ export class SmsClient {
   readonly #totalTimeoutMs: number | undefined;
   readonly #summary: TransportSummary;
   readonly #fleet: SmsFleet | undefined;
+  readonly #limits: SendLimits | undefined;
   /** The checked base URL. */
   readonly baseUrl: string;
   /** Default method of {@link SmsClient.send}. */
@@ -178,6 +172,10 @@ export class SmsClient {
     const observers = clientObservers(options, { client: 'sms', baseUrl: () => this.baseUrl, owner: this }, basics);
     const settings = resolveTransportSettings(options, SMS_DEFAULTS, basics, observers);
     this.#fleet = SmsFleet.of(options.fleet, { ...settings, service: settings.baseUrl });
+    const limits = { limits: options.limits, fleetLimits: options.fleet?.limits };
+    this.#limits = SendLimits.of(limits, this.#fleet?.store, settings.observers);
+    const counted = this.#limits;
+    if (counted !== undefined) this.#fleet?.countLimited(() => counted.stats().refused);
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
     const sending = { describeResponse: describeSmsResponse, trackWrites: true, fleetGate: this.#fleet?.gate };
     this.#transport = new Transport({ ...settings, ...sending });
@@ -227,7 +225,7 @@ export class SmsClient {
   async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
     const checked = checkSendOptions(options, this.method);
     const params = toSendParams(request);
-    return this.#fleet?.guard(params.PhoneNumbers, () => this.#send(params, checked)) ?? this.#send(params, checked);
+    return this.#limits?.guard(params.PhoneNumbers, () => this.#send(params, checked)) ?? this.#send(params, checked);
   }
 
   async #send(params: SendSmsParams, { method, signal, totalTimeoutMs }: CheckedSendOptions): Promise<SendSmsResult> {
@@ -256,7 +254,11 @@ export class SmsClient {
 
   /** Requests, retries, breaker state, retry tokens left, throttled time. Cheap; nothing secret. */
   stats(): SmsStats {
-    return { ...this.#transport.stats(), ...this.#fleet?.counted };
+    return {
+      ...this.#transport.stats(),
+      ...this.#fleet?.counted,
+      ...(this.#limits !== undefined && { limits: this.#limits.stats() }),
+    };
   }
 
   /** The effective settings (see {@link SmsClient.toJSON}); never the secret, the key id only masked. */
@@ -281,6 +283,7 @@ export class SmsClient {
       clockOffsetMs: this.#clock.offsetMs,
       ...transport,
       ...this.#fleet?.described,
+      ...(this.#limits !== undefined && { limits: this.#limits.settings }),
     };
   }
 

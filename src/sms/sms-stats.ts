@@ -1,3 +1,4 @@
+import type { SmsLimitsStats } from '../fleet/limits/send-limits.js';
 import type { SmsFleetStats } from '../fleet/sms-fleet.js';
 import type { TransportStats } from '../transport/resilience/resilience.js';
 
@@ -5,4 +6,6 @@ import type { TransportStats } from '../transport/resilience/resilience.js';
 export interface SmsStats extends TransportStats {
   /** Fleet counters; `undefined` without the `fleet` option. */
   readonly fleet?: SmsFleetStats | undefined;
+  /** Counters of the sending limits; `undefined` without the `limits` option. */
+  readonly limits?: SmsLimitsStats | undefined;
 }

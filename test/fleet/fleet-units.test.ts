@@ -192,10 +192,10 @@ describeWithRedis('fleet features on a real Redis, in one process', (redisUrl) =
       expect(lines.filter((line) => line.includes("the fleet's Redis failed"))).toHaveLength(1);
       expect(client.stats().fleet?.redisErrors).toBeGreaterThan(0);
 
-      // Down: the per-recipient limit still holds within this replica.
+      // Down: this replica sends at most one message per number that Redis has not recorded.
       await server.stop();
       await expect(send('13700000001')).resolves.toMatchObject({ code: 'OK' });
-      await expect(send('13700000001')).rejects.toMatchObject({ code: 'SEND_LIMITED', outcome: 'not_sent' });
+      await expect(send('13700000001')).rejects.toMatchObject({ code: 'LIMITS_UNAVAILABLE', outcome: 'not_sent' });
       expect(sandbox.messages).toHaveLength(1);
       expect(service.arrivals.length).toBe(20);
     }, 20_000);

@@ -5,6 +5,8 @@ import { createServer } from 'node:net';
 export interface RedisServer {
   readonly url: string;
   readonly port: number;
+  /** The server's process id (to stall it with `SIGSTOP`). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export async function startRedisServer(onPort?: number): Promise<RedisServer> {
     return {
       url: `redis://127.0.0.1:${port}`,
       port,
+      pid: child.pid ?? 0,
       stop: async () => {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
         await exited;

@@ -220,6 +220,7 @@ describe('an explicit undefined means "not set", at run time too', () => {
         version: undefined,
         retryUnknownOutcome: undefined,
         fleet: undefined,
+        limits: undefined,
       } satisfies Omit<AllUndefined<SmsClientOptions>, keyof typeof required | keyof typeof common>);
       expect(explicit.toJSON()).toEqual(defaults.toJSON());
       const request: SendSmsRequest = {

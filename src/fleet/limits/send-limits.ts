@@ -1,0 +1,294 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { SmsError } from '../../errors/sms-error.js';
+import type { Observers } from '../../observe/observers.js';
+import { FLEET_BACKOFF_MS, type RedisLink } from '../redis-link.js';
+import { limitedError, unavailableError } from './limit-errors.js';
+import type { ResolvedLimits, SmsLimitsOptions } from './limits-options.js';
+import { resolveLimits } from './limits-options.js';
+import { type LimitRefusal, LocalCounts, refusalOf, type Want } from './local-counts.js';
+import { SharedCounts, settled, type TakeMode, type TakeReply } from './shared-counts.js';
+
+/*
+ * The accounting of the sending limits (docs/sms-limits.md). A refund is
+ * credited to this replica's count only once Redis confirmed it, or when
+ * the points surely never reached Redis. A take without a reply in time may
+ * still run: its token makes a late run, a replay and a refund count once,
+ * and its late reply still raises this replica's count. While Redis cannot
+ * confirm a send, `'local'` lets at most one message per phone number
+ * through on this replica's own count until Redis has recorded it.
+ */
+
+/**
+ * Counters of the sending limits (`stats().limits`), cheap to read.
+ *
+ * @example
+ * ```ts
+ * const { refused, storeFailures } = sms.stats().limits ?? {}
+ * ```
+ */
+export interface SmsLimitsStats {
+  /** Sends the limits let through. */
+  readonly allowed: number;
+  /** Sends refused by a limit (`SEND_LIMITED`), none of them sent. */
+  readonly refused: number;
+  /** Checks whose shared count could not be read: Redis failed, was slow, or held a value out of range. */
+  readonly storeFailures: number;
+  /** Of `allowed`, sends let through on this replica's own count while Redis could not confirm them. */
+  readonly allowedLocally: number;
+  /** Sends refused because the shared count could not be read (`LIMITS_UNAVAILABLE`), none of them sent. */
+  readonly refusedUnavailable: number;
+  /** Sends and refunds this replica still has to write to Redis once it answers. */
+  readonly pending: number;
+}
+
+/** Where the fleet's limits live in Redis. */
+export interface LimitsStore {
+  readonly link: RedisLink;
+  readonly keyPrefix: string;
+}
+
+/** Points taken for one send, handed back if it was surely not sent. */
+interface Admission {
+  readonly wants: readonly Want[];
+  readonly token: string;
+  /** `counted`: Redis (or, without a fleet, this process) counted it; `local`: this replica alone, for now. */
+  readonly via: 'counted' | 'local';
+  /** Whether a take went to Redis without a reply: it may have run. */
+  readonly maybeShared: boolean;
+}
+
+interface PendingOp {
+  readonly kind: 'record' | 'refund';
+  readonly wants: readonly Want[];
+  /** A refund lowers this replica's count once Redis confirmed it. */
+  readonly creditLocal: boolean;
+  running: boolean;
+}
+
+/** Operations kept for Redis at most; the oldest is dropped beyond it. */
+const MAX_PENDING = 1_000;
+const UNAVAILABLE_REFUSAL = Symbol('limits unavailable');
+
+/** The sending limits of one `SmsClient`: in process, or shared through the fleet's Redis. */
+export class SendLimits {
+  readonly #rules: ResolvedLimits;
+  readonly #local = new LocalCounts();
+  readonly #shared: SharedCounts | undefined;
+  readonly #keyPrefix: string;
+  readonly #observers: Observers;
+  readonly #pending = new Map<string, PendingOp>();
+  /** Phone-number counters with a send this replica let through that Redis has not recorded yet. */
+  readonly #unrecorded = new Map<string, number>();
+  readonly #stats = { allowed: 0, refused: 0, storeFailures: 0, allowedLocally: 0, refusedUnavailable: 0 };
+
+  /** `limits` (or the deprecated `fleet.limits`) as limits, or none. */
+  static of(
+    options: { readonly limits?: SmsLimitsOptions | undefined; readonly fleetLimits?: SmsLimitsOptions | undefined },
+    store: LimitsStore | undefined,
+    observers: Observers,
+  ): SendLimits | undefined {
+    const rules = resolveLimits(options.limits, options.fleetLimits);
+    return rules === undefined ? undefined : new SendLimits(rules, store, observers);
+  }
+
+  private constructor(rules: ResolvedLimits, store: LimitsStore | undefined, observers: Observers) {
+    this.#rules = rules;
+    this.#observers = observers;
+    this.#shared = store === undefined ? undefined : new SharedCounts(store.link, `${store.keyPrefix}:limits`);
+    this.#keyPrefix = store === undefined ? 'limits' : `${store.keyPrefix}:limits`;
+  }
+
+  /** For `toJSON()`. */
+  get settings(): Record<string, unknown> {
+    const rules = [...this.#rules.perRecipient, ...(this.#rules.budget === undefined ? [] : [this.#rules.budget])];
+    return {
+      ...Object.fromEntries(rules.map((rule) => [rule.limit, rule.max])),
+      countedIn: this.#shared === undefined ? 'process' : 'fleet',
+      ...(this.#shared !== undefined && { onStoreFailure: this.#rules.onStoreFailure }),
+    };
+  }
+
+  stats(): SmsLimitsStats {
+    return { ...this.#stats, pending: this.#pending.size };
+  }
+
+  /**
+   * Runs `send` if the limits admit one message to each of `phoneNumbers`
+   * (the comma-separated parameter); a refusal rejects with `SEND_LIMITED`
+   * (or `LIMITS_UNAVAILABLE`) and sends nothing. A send that surely went
+   * nowhere (`not_sent`, `rejected`) gives its share back.
+   */
+  async guard<T>(phoneNumbers: string, send: () => Promise<T>): Promise<T> {
+    const admission = await this.#admit(phoneNumbers.split(','));
+    if (admission === UNAVAILABLE_REFUSAL) {
+      this.#stats.refusedUnavailable += 1;
+      this.#emitLimited('unavailable', FLEET_BACKOFF_MS);
+      throw unavailableError(this.#rules.option);
+    }
+    if ('limit' in admission) {
+      this.#stats.refused += 1;
+      this.#emitLimited(admission.limit, admission.retryAfterMs);
+      throw limitedError(this.#rules.option, admission);
+    }
+    this.#stats.allowed += 1;
+    if (admission.via === 'local' && this.#shared !== undefined) this.#stats.allowedLocally += 1;
+    try {
+      return await send();
+    } catch (error) {
+      if (error instanceof SmsError && error.outcome !== 'unknown') this.#refund(admission);
+      throw error;
+    }
+  }
+
+  #wants(phoneNumbers: readonly string[]): Want[] {
+    const wants: Want[] = [];
+    for (const rule of this.#rules.perRecipient) {
+      for (const number of new Set(phoneNumbers)) {
+        wants.push({ rule, key: `${this.#keyPrefix}:${rule.limit}:${recipientKey(number)}`, points: 1 });
+      }
+    }
+    const budget = this.#rules.budget;
+    if (budget !== undefined) {
+      const day = new Date().toISOString().slice(0, 10);
+      wants.push({ rule: budget, key: `${this.#keyPrefix}:budget:${day}`, points: phoneNumbers.length });
+    }
+    return wants;
+  }
+
+  async #admit(phoneNumbers: readonly string[]): Promise<Admission | LimitRefusal | typeof UNAVAILABLE_REFUSAL> {
+    const wants = this.#wants(phoneNumbers);
+    const token = randomUUID();
+    const shared = this.#shared;
+    if (shared === undefined) {
+      return this.#local.take(wants) ?? { wants, token, via: 'counted', maybeShared: false };
+    }
+    this.#replay();
+    const attempt = await shared.take(wants, token, 'take');
+    if (attempt.state === 'answered' && attempt.value.kind !== 'invalid') {
+      const reply = attempt.value;
+      this.#mirror(wants, reply);
+      if (reply.kind === 'refused') return refusalOf(wants, reply.counts, reply.ttls) ?? UNAVAILABLE_REFUSAL;
+      return { wants, token, via: 'counted', maybeShared: true };
+    }
+    this.#stats.storeFailures += 1;
+    // A take that got no reply in time may still run; its late reply still tells this replica the count.
+    if (attempt.state === 'in-doubt') this.#onLate(attempt.late, wants, token);
+    const maybeShared = attempt.state !== 'skipped';
+    if (this.#rules.onStoreFailure === 'refuse') {
+      if (maybeShared) this.#keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
+      return UNAVAILABLE_REFUSAL;
+    }
+    // At most one message per phone number that Redis has not recorded, on this replica's own count.
+    if (wants.some((want) => want.rule.limit !== 'dailyBudget' && this.#unrecorded.has(want.key))) {
+      if (maybeShared) this.#keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
+      return UNAVAILABLE_REFUSAL;
+    }
+    const refusal = this.#local.take(wants);
+    if (refusal !== undefined) {
+      if (maybeShared) this.#keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
+      return refusal;
+    }
+    this.#keep(token, { kind: 'record', wants, creditLocal: false, running: false });
+    return { wants, token, via: 'local', maybeShared };
+  }
+
+  /** A send that surely went nowhere gives back what it took, never what it did not take. */
+  #refund(admission: Admission): void {
+    const { wants, token } = admission;
+    if (this.#shared === undefined) {
+      this.#local.giveBack(wants);
+      return;
+    }
+    if (admission.via === 'local') {
+      // Never write to Redis a send that did not happen.
+      this.#drop(token);
+      if (!admission.maybeShared) {
+        this.#local.giveBack(wants);
+        return;
+      }
+    }
+    this.#keep(token, { kind: 'refund', wants, creditLocal: true, running: false });
+    this.#replay();
+  }
+
+  /** What Redis said the counters hold raises this replica's count. */
+  #mirror(wants: readonly Want[], reply: TakeReply): void {
+    if (reply.kind === 'invalid') return;
+    wants.forEach((want, index) => {
+      this.#local.raise(want.key, reply.counts[index] ?? 0, reply.ttls[index] ?? 0);
+    });
+  }
+
+  #onLate(late: Promise<TakeReply>, wants: readonly Want[], token: string): void {
+    late.then(
+      (reply) => {
+        this.#mirror(wants, reply);
+        // Taken by that late run: Redis has recorded the send (a refund by token still finds it).
+        if (reply.kind === 'taken' && this.#pending.get(token)?.kind === 'record') this.#drop(token);
+      },
+      () => {},
+    );
+  }
+
+  #keep(token: string, op: PendingOp): void {
+    this.#drop(token);
+    if (this.#pending.size >= MAX_PENDING) {
+      const oldest = this.#pending.keys().next().value;
+      if (oldest !== undefined) this.#drop(oldest);
+    }
+    this.#pending.set(token, op);
+    if (op.kind === 'record') this.#count(op.wants, 1);
+  }
+
+  #drop(token: string): void {
+    const op = this.#pending.get(token);
+    if (op === undefined) return;
+    this.#pending.delete(token);
+    if (op.kind === 'record') this.#count(op.wants, -1);
+  }
+
+  #count(wants: readonly Want[], delta: number): void {
+    for (const want of wants) {
+      if (want.rule.limit === 'dailyBudget') continue;
+      const next = (this.#unrecorded.get(want.key) ?? 0) + delta;
+      if (next <= 0) this.#unrecorded.delete(want.key);
+      else this.#unrecorded.set(want.key, next);
+    }
+  }
+
+  /** Writes what Redis has not recorded yet (sends made on this replica's count, refunds), never waiting. */
+  #replay(): void {
+    const shared = this.#shared;
+    if (shared === undefined || this.#pending.size === 0 || shared.down) return;
+    for (const [token, op] of this.#pending) {
+      if (op.running) continue;
+      op.running = true;
+      const settle = (done: boolean): void => {
+        op.running = false;
+        if (done && this.#pending.get(token) === op) this.#drop(token);
+      };
+      if (op.kind === 'record') {
+        void settled(shared.take(op.wants, token, 'record' satisfies TakeMode)).then((reply) => {
+          if (reply !== undefined) this.#mirror(op.wants, reply);
+          settle(reply !== undefined && reply.kind !== 'invalid');
+        });
+      } else {
+        void settled(shared.giveBack(op.wants, token)).then((reply) => {
+          if (reply !== undefined && op.creditLocal && this.#pending.get(token) === op) this.#local.giveBack(op.wants);
+          settle(reply !== undefined);
+        });
+      }
+    }
+  }
+
+  #emitLimited(limit: string, retryAfterMs: number): void {
+    if (this.#observers.listens('fleet:limited')) {
+      this.#observers.emit({ type: 'fleet:limited', client: 'sms', limit, retryAfterMs });
+    }
+  }
+}
+
+/** Phone numbers are not written to Redis as they are. */
+function recipientKey(number: string): string {
+  return createHash('sha256').update(number).digest('base64url').slice(0, 22);
+}

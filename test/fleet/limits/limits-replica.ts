@@ -1,0 +1,79 @@
+/**
+ * One SMS replica of the limits tests and bench, as its own process:
+ * `node --import tsx test/fleet/limits/limits-replica.ts` with its settings in
+ * the `REPLICA` environment variable (JSON). It connects its own Redis client
+ * (ioredis or node-redis, offline queue off), says `ready` on stderr, and
+ * once sent SIGUSR2 sends to one phone number every `intervalMs` for `durationMs`, and prints one JSON line: how
+ * many sends were delivered (`OK`), every error code counted, and its stats.
+ * The limits go in `fleet.limits` (the spelling every version reads) unless `where` says `client`.
+ */
+import { Redis } from 'ioredis';
+import { createClient } from 'redis';
+import type { FleetRedisClient } from '../../../src/fleet/redis-link.js';
+import { SmsClient } from '../../../src/sms/sms-client.js';
+
+export interface LimitsReplicaConfig {
+  readonly redisUrl: string;
+  readonly lib: 'node-redis' | 'ioredis';
+  readonly prefix: string;
+  readonly baseUrl: string;
+  readonly accessKeyId: string;
+  readonly accessKeySecret: string;
+  readonly phoneNumber: string;
+  readonly limits: Record<string, unknown>;
+  readonly where?: 'client' | 'fleet';
+  /** `fleet.timeoutMs`; the package's default when absent. */
+  readonly timeoutMs?: number;
+  readonly durationMs: number;
+  readonly intervalMs: number;
+}
+
+const config = JSON.parse(process.env.REPLICA ?? '{}') as LimitsReplicaConfig;
+
+async function connect(): Promise<{ redis: FleetRedisClient; close: () => Promise<void> }> {
+  if (config.lib === 'ioredis') {
+    const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true });
+    redis.on('error', () => {});
+    await redis.connect();
+    return { redis, close: async () => void redis.disconnect() };
+  }
+  const redis = createClient({ url: config.redisUrl, disableOfflineQueue: true });
+  redis.on('error', () => {});
+  await redis.connect();
+  return { redis, close: async () => void (await redis.destroy()) };
+}
+
+const { redis, close } = await connect();
+const fleet = { redis, prefix: config.prefix, ...(config.timeoutMs !== undefined && { timeoutMs: config.timeoutMs }) };
+const client = new SmsClient({
+  accessKeyId: config.accessKeyId,
+  accessKeySecret: config.accessKeySecret,
+  baseUrl: config.baseUrl,
+  ...(config.where === 'client' ? { fleet, limits: config.limits } : { fleet: { ...fleet, limits: config.limits } }),
+});
+const go = new Promise((resolve) => process.once('SIGUSR2', resolve));
+process.stderr.write('ready\n');
+await go;
+const codes: Record<string, number> = {};
+const endAt = Date.now() + config.durationMs;
+while (Date.now() < endAt) {
+  const started = Date.now();
+  let code: string;
+  try {
+    code = (
+      await client.send({
+        phoneNumbers: config.phoneNumber,
+        templateCode: 'SMS_100000001',
+        signName: 'Sandbox',
+        templateParam: { code: '123456' },
+      })
+    ).code;
+  } catch (error) {
+    code = String((error as { code?: unknown }).code);
+  }
+  codes[code] = (codes[code] ?? 0) + 1;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, config.intervalMs - (Date.now() - started))));
+}
+process.stdout.write(`${JSON.stringify({ delivered: codes.OK ?? 0, codes, stats: client.stats() })}\n`);
+await close();
+process.exit(0);
