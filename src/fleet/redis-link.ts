@@ -85,7 +85,7 @@ export const UNAVAILABLE: unique symbol = Symbol('fleet Redis unavailable');
 export type Unavailable = typeof UNAVAILABLE;
 
 /** How long the fleet leaves Redis alone after a failed call, in ms. */
-const FLEET_BACKOFF_MS = 1_000;
+export const FLEET_BACKOFF_MS = 1_000;
 
 /** Counters of the link, for `stats().fleet`. */
 export interface LinkCounters {
