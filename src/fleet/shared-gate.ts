@@ -39,9 +39,9 @@ const QUOTA_JITTER_MS = 10;
  * How far the quota's counter may pass its points in one window: each
  * refused attempt of the fleet adds one, so a real count stays far below.
  */
-export const QUOTA_OVERDRAW_CAP = 100_000;
+const QUOTA_OVERDRAW_CAP = 100_000;
 /** Longest an attempt waits for room in the fleet's quota, in all, when its call has no budget, in ms. */
-export const QUOTA_WAIT_CAP_MS = 60_000;
+const QUOTA_WAIT_CAP_MS = 60_000;
 
 /** Counters of the shared gate, for `stats().fleet`. */
 export interface GateCounters {

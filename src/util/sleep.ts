@@ -2,7 +2,7 @@ import type { AbortLike } from './abort-like.js';
 import { onAbort as subscribe } from './abort-subscriptions.js';
 
 /** The longest delay `setTimeout` keeps: a longer one fires at once (`TimeoutOverflowWarning`). */
-export const MAX_TIMER_MS = 2_147_483_647;
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Waits `ms`, or rejects with `onAbort()` as soon as `signal` aborts, so a

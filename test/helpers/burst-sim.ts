@@ -35,7 +35,7 @@ const NOT_DETECTED = JSON.stringify({
 });
 
 /** A deterministic stream of numbers in [0, 1). */
-export function seeded(seed: number): () => number {
+function seeded(seed: number): () => number {
   let state = seed;
   return () => {
     state = (state * 1_103_515_245 + 12_345) % 2 ** 31;

@@ -31,7 +31,7 @@ const MAX_KEYS = 100_000;
 const DAY_MS = 86_400_000;
 
 /** When a refused send may go: a budget at the next UTC day, a per-recipient limit when its window ends. */
-export function retryAfter(rule: LimitRule, ttlMs: number, now = Date.now()): number {
+function retryAfter(rule: LimitRule, ttlMs: number, now = Date.now()): number {
   if (rule.limit === 'dailyBudget') return Math.max(1, DAY_MS - (now % DAY_MS));
   return Math.max(1, Math.min(ttlMs, rule.windowMs));
 }

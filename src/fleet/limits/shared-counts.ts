@@ -77,7 +77,7 @@ return 1
 `;
 
 /** How long a send's token lives: a late reply, a refund or a replay within it counts once. */
-export const TOKEN_MS = 15 * 60_000;
+const TOKEN_MS = 15 * 60_000;
 
 /** What Redis answered to a take: `taken` (now, or already by the same token), `refused`, or a value out of range. */
 export type TakeReply =

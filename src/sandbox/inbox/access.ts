@@ -40,7 +40,7 @@ LOOPBACK.addAddress('::1', 'ipv6');
 LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
 
 /** Whether a bound address (an IP, as `server.address()` gives it) is loopback. */
-export function isLoopbackAddress(address: string): boolean {
+function isLoopbackAddress(address: string): boolean {
   return LOOPBACK.check(address, address.includes(':') ? 'ipv6' : 'ipv4');
 }
 

@@ -25,7 +25,7 @@ export function retryEvent(
 }
 
 /** The `breaker` event of one circuit breaker's transition (reported once: the logger is a subscriber). */
-export function breakerEvent(client: ClientName, key: string, { state, reason, openMs }: Transition): ObserverEvent {
+function breakerEvent(client: ClientName, key: string, { state, reason, openMs }: Transition): ObserverEvent {
   return { type: 'breaker', client, state, key, reason, ...(openMs === undefined ? {} : { openMs }) };
 }
 

@@ -34,7 +34,7 @@ export interface ScenarioResult {
   readonly reports: readonly LimitsReplicaReport[];
 }
 
-export const SCENARIO_LIMITS = { perRecipient: { perHour: 3 }, dailyBudget: 5 } as const;
+const SCENARIO_LIMITS = { perRecipient: { perHour: 3 }, dailyBudget: 5 } as const;
 const PHONE = '13800009999';
 
 /** Runs the scenario once, with a fresh prefix and a fresh sandbox. */
