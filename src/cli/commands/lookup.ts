@@ -132,7 +132,9 @@ export const lookupCommand: Command = {
     } finally {
       progress.stop();
       writer.end();
-      await flushed(io.out, signal);
+      // Even once stopped: every row handed to stdout is journaled (its callback) before the journal
+      // closes. A reader that stopped reading holds this wait; the process's stop grace ends it then.
+      await flushed(io.out);
       state?.close();
       await lookups.close();
     }
