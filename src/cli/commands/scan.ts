@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import type { HashAlgorithm, HashedFile } from '../../index.js';
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
-import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
+import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, verdictHelp } from '../command.js';
 import { flagNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
 import { Diagnostics } from '../io.js';
@@ -46,7 +46,7 @@ Scanning:
   -L, --follow-symlinks follow symbolic links (loops are detected and reported)
   --hash-concurrency N  files read at once (default 8)
 
-${VERDICT_HELP}
+${verdictHelp({ key: 'path', when: 'every row' })}
 ${REDIS_HELP}
 
 Examples:
@@ -107,7 +107,9 @@ export const scanCommand: Command = {
       { key: 'error', width: 0 },
       { key: 'pathBase64', width: 0 },
     ];
-    const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env);
+    const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env, {
+      wide: values.wide === true,
+    });
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, true);
     const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
       (error: unknown) => {
