@@ -144,6 +144,11 @@ export const scanCommand: Command = {
           diagnostics.line(
             `hashscan-sms: skipped ${shownName(problem.path)}: directory already visited (symbolic link loop)`,
           );
+        } else if (problem.kind === 'alias') {
+          // Not a loop: the same directory by another name (`libtsan2 -> gcc-12-base`), its files reported once.
+          progress.clear();
+          const via = problem.first === undefined ? 'another path' : shownName(problem.first);
+          diagnostics.line(`hashscan-sms: skipped ${shownName(problem.path)}: already scanned via ${via}`);
         } else if (values.verbose === true) {
           progress.clear();
           const why = problem.kind === 'symlink' ? 'symbolic link not followed (use -L)' : 'not a regular file';
@@ -193,7 +198,8 @@ export const scanCommand: Command = {
     }
     if (signal.aborted) return 130;
     if (values.quiet !== true) {
-      const extra = skipped > 0 ? ` (${skipped} skipped: links, loops or special files)` : '';
+      const extra =
+        skipped > 0 ? ` (${skipped} skipped: links, loops, directories already scanned or special files)` : '';
       diagnostics.line(`hashscan-sms: ${describeTally(tally, 'file')}${extra}`);
     }
     return exitStatus(tally, failOn);
