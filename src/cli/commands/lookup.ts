@@ -93,7 +93,7 @@ export const lookupCommand: Command = {
         throw error;
       },
     );
-    const writer = createWriter(format, format === 'csv' ? LOOKUP_CSV_COLUMNS : LOOKUP_COLUMNS, io.out, io.env, {
+    const writer = createWriter(format, format === 'table' ? LOOKUP_COLUMNS : LOOKUP_CSV_COLUMNS, io.out, io.env, {
       wide: values.wide === true,
     });
 

@@ -101,13 +101,14 @@ export const scanCommand: Command = {
       { key: 'detail', width: 28 },
       { key: 'path', width: 0 },
     ];
+    // Every field, in the order CSV, NDJSON and JSON all give them (the exact name beside the name).
     const csvColumns: Column[] = [
       ...columns,
+      { key: 'pathBase64', width: 0 },
       { key: 'source', width: 0 },
       { key: 'error', width: 0 },
-      { key: 'pathBase64', width: 0 },
     ];
-    const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env, {
+    const writer = createWriter(format, format === 'table' ? columns : csvColumns, io.out, io.env, {
       wide: values.wide === true,
     });
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, true);

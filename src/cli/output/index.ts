@@ -48,9 +48,9 @@ function formatWriter(
 ): ResultWriter {
   switch (format) {
     case 'ndjson':
-      return ndjsonWriter(out);
+      return ndjsonWriter(out, columns);
     case 'json':
-      return jsonWriter(out);
+      return jsonWriter(out, columns);
     case 'csv':
       return csvWriter(out, columns);
     case 'table':
