@@ -56,7 +56,8 @@ export async function detachSandbox(args: readonly string[], format: 'text' | 'j
       if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
     });
     child.once('error', () => resolve(undefined));
-    child.once('exit', () => resolve(undefined));
+    // `close`, not `exit`: what it said on stderr is read by then.
+    child.once('close', () => resolve(undefined));
   });
   let info: unknown;
   try {
