@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readTextHashLines } from '../../../src/cli/hash-lines.js';
 import { withoutByteOrderMark } from '../../../src/cli/input/byte-order-mark.js';
+import { UsageError } from '../../../src/cli/usage-error.js';
 
 async function read(chunks: readonly Buffer[]): Promise<Buffer> {
   async function* input(): AsyncGenerator<Buffer> {
@@ -53,5 +55,17 @@ describe('withoutByteOrderMark', () => {
   it('throws at a UTF-16 mark of either order, even cut after its first byte', async () => {
     await expect(read([Buffer.of(0xff), Buffer.of(0xfe, 0x61, 0x00)])).rejects.toThrow('UTF-16LE');
     await expect(read([Buffer.of(0xfe, 0xff, 0x00, 0x61)])).rejects.toThrow('UTF-16BE');
+  });
+});
+
+describe('readTextHashLines (the input of lookup --queue)', () => {
+  const HASH = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+  it('drops a leading UTF-8 mark and refuses a UTF-16 list with a usage error', async () => {
+    const lines = [];
+    for await (const line of readTextHashLines([Buffer.concat([BOM, Buffer.from(`${HASH}\r\n`)])])) lines.push(line);
+    expect(lines).toEqual([{ line: 1, hash: HASH }]);
+    const utf16 = readTextHashLines([Buffer.from(`\ufeff${HASH}\n`, 'utf16le')], '--input list.txt');
+    await expect(utf16.next()).rejects.toThrow(UsageError);
   });
 });
