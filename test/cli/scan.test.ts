@@ -118,9 +118,9 @@ describe.each(MODES)('hashscan-sms scan ($mode)', { timeout: 30_000 }, ({ mode, 
       'size',
       'detail',
       'path',
+      'pathBase64',
       'source',
       'error',
-      'pathBase64',
     ]);
   });
 
