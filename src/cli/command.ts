@@ -58,6 +58,7 @@ export const OUTPUT_OPTIONS = {
   format: { type: 'string', short: 'f' },
   quiet: { type: 'boolean', short: 'q' },
   verbose: { type: 'boolean', short: 'v' },
+  wide: { type: 'boolean', short: 'w' },
 } as const;
 
 /** Flags of the commands that talk to a service. */
@@ -68,11 +69,21 @@ export const CONNECTION_OPTIONS = {
   retries: { type: 'string' },
 } as const;
 
-/** Help text shared by the lookup commands. */
-export const VERDICT_HELP = `Output:
+/** What a command's file names are called in its rows (`scan`: the file's path; `lookup`: the name after a hash). */
+export interface NameField {
+  readonly key: 'path' | 'name';
+  /** When a row has one. */
+  readonly when: string;
+}
+
+/** Help text shared by the lookup commands; `names` is the field their rows name files in. */
+export function verdictHelp(names: NameField): string {
+  return `Output:
   -f, --format FORMAT   table (default), ndjson, csv or json; results go to stdout
   -q, --quiet           no progress display and no summary on stderr
   -v, --verbose         log each request on stderr (keys and secrets masked)
+  -w, --wide            table: cut no cell (whole digests and details); the table
+                        cuts cells to fit only when stdout is a terminal
 
 Decisions and exit status:
   --on-error POLICY     review (default) or block: the decision for a file or hash without a trustworthy answer
@@ -82,9 +93,10 @@ Decisions and exit status:
   130 interrupted, 143 terminated, 141 stdout's reader left early (broken pipe).
   A failed lookup is never reported as clean: it is "error" / review.
 
-File names are bytes: \`path\` shows bytes that are not UTF-8 as \\xNN, and
-\`pathBase64\` (ndjson, json, csv) then holds the exact name. CSV keeps names
-exact, even those a spreadsheet would take for a formula (=, +, -, @).
+File names are bytes: \`${names.key}\` (${names.when}) shows bytes that are not
+UTF-8 as \\xNN, and \`${names.key}Base64\` (ndjson, json, csv) then holds the exact
+name. CSV keeps names exact, even those a spreadsheet would take for a formula
+(=, +, -, @).
 
 Connection (flags override the environment):
   --sandbox             run against an in-process local sandbox (offline try-out)
@@ -98,3 +110,4 @@ Connection (flags override the environment):
                         split between them); one output, one resume state, one status
   --timeout MS          per attempt (default 10000)
   --retries N           retries of transient failures (default 2)`;
+}

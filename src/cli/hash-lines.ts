@@ -1,6 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { byteLines } from './input/byte-lines.js';
+import { type RefusedEncoding, withoutByteOrderMark } from './input/byte-order-mark.js';
 import { nameCells, nameText } from './names.js';
+import { UsageError } from './usage-error.js';
 
 /** Longest line taken as a hash line (a hash, two spaces, a path of up to `PATH_MAX` bytes, with room to spare). */
 export const MAX_LINE_BYTES = 8 * 1024;
@@ -75,6 +77,21 @@ export async function* readInput(path: string, onBytes?: (bytes: number) => void
 }
 
 /**
+ * The bytes of a hash list without its leading UTF-8 byte order mark; a
+ * UTF-16 list is a usage error naming `what` (`--input FILE`, `stdin`).
+ */
+export function hashListBytes(
+  input: AsyncIterable<Buffer | string>,
+  what: string,
+): AsyncGenerator<Buffer, void, undefined> {
+  const refuse = (encoding: RefusedEncoding): UsageError =>
+    new UsageError(
+      `lookup: ${what} is ${encoding} (it starts with that byte order mark); hash lists are read as UTF-8: convert it first, e.g. \`iconv -f UTF-16 -t UTF-8 list.txt > list-utf8.txt\``,
+    );
+  return withoutByteOrderMark(input, refuse);
+}
+
+/**
  * A hash line whose name is text: `lookup --queue` sends lines through Redis
  * as JSON, so a name that is not UTF-8 travels in its `\xNN` form there,
  * with its exact bytes beside it (as a local run prints them).
@@ -90,11 +107,12 @@ export interface TextHashLine {
 /** The hash lines of `input`, read as bytes in bounded memory (an over-long line keeps its cut start as hash). */
 export async function* readTextHashLines(
   input: AsyncIterable<Buffer | string> | Iterable<Buffer>,
+  what = 'the input',
 ): AsyncGenerator<TextHashLine, void, undefined> {
   async function* chunks(): AsyncGenerator<Buffer | string, void, undefined> {
     yield* input;
   }
-  for await (const batch of byteLines(chunks(), MAX_LINE_BYTES)) {
+  for await (const batch of byteLines(hashListBytes(chunks(), what), MAX_LINE_BYTES)) {
     for (const raw of batch) {
       const parsed = parseHashLine(raw.bytes, raw.number, raw.length, raw.start, raw.end);
       if (parsed !== undefined) yield textHashLine(parsed);

@@ -9,11 +9,15 @@ export const LOOKUP_COLUMNS: readonly Column[] = [
   { key: 'hash', width: 0 },
 ];
 
-/** CSV has room for every field. */
+/**
+ * CSV has room for every field. NDJSON and JSON give the fields of a row in
+ * this order too (the table's columns first, then the rest, the exact name
+ * beside the name), whichever of the two lists a writer is given.
+ */
 export const LOOKUP_CSV_COLUMNS: readonly Column[] = [
   ...LOOKUP_COLUMNS,
   { key: 'name', width: 0 },
+  { key: 'nameBase64', width: 0 },
   { key: 'source', width: 0 },
   { key: 'error', width: 0 },
-  { key: 'nameBase64', width: 0 },
 ];

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type HashLine, MAX_LINE_BYTES, parseHashLine, readInput } from './hash-lines.js';
+import { type HashLine, hashListBytes, MAX_LINE_BYTES, parseHashLine, readInput } from './hash-lines.js';
 import { BlockDigests } from './input/block-digests.js';
 import { byteLines, type RawLine } from './input/byte-lines.js';
 import type { Io } from './io.js';
@@ -33,6 +33,7 @@ export async function openLookupInput(
 ): Promise<LookupInput> {
   let bytes: AsyncIterable<Buffer | string> | Iterable<Buffer>;
   let source: InputSource;
+  let what = 'stdin';
   if (positionals.length > 0) {
     // Arguments are read as lines of one input: a resume state proves them the same way.
     bytes = [Buffer.from(positionals.map((arg) => `${arg}\n`).join(''))];
@@ -48,6 +49,7 @@ export async function openLookupInput(
       progress.counters.fraction = info.size > 0 ? read / info.size : undefined;
     });
     source = { source: 'file', path };
+    what = `--input ${input}`;
   } else {
     if (io.stdin.isTTY === true && input === undefined) {
       throw new UsageError(
@@ -57,15 +59,17 @@ export async function openLookupInput(
     bytes = io.stdin as AsyncIterable<Buffer | string>;
     source = { source: 'stdin' };
   }
+  // Digests (--resume) are of the list without its UTF-8 byte order mark: with or without one, it is the same list.
+  const list = hashListBytes(toAsync(bytes), what);
   if (resumePath === undefined) {
-    return { lines: hashLines(byteLines(toAsync(bytes), MAX_LINE_BYTES), undefined), state: undefined, readSoFar };
+    return { lines: hashLines(byteLines(list, MAX_LINE_BYTES), undefined), state: undefined, readSoFar };
   }
   const state = ResumeState.open(resumePath, source);
   const digests = new BlockDigests(
     (digest) => state.noteDigest(digest),
     (block) => state.recorded(block),
   );
-  const raw = verifiedLines(byteLines(toAsync(bytes), MAX_LINE_BYTES, digests), digests, state, resumePath);
+  const raw = verifiedLines(byteLines(list, MAX_LINE_BYTES, digests), digests, state, resumePath);
   return { lines: hashLines(raw, state), state, readSoFar: () => digests.prefix() };
 }
 

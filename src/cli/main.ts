@@ -9,7 +9,7 @@ import { VERSION } from '../version.js';
 import { wantsHelp } from './command.js';
 import { type Io, messageOf } from './io.js';
 import { type OtelSession, startOtel, takeOtelFlag } from './otel-session.js';
-import { COMMANDS, type CommandEntry } from './registry.js';
+import { COMMANDS, type CommandEntry, groupHelp } from './registry.js';
 import { EXIT, UsageError } from './usage-error.js';
 
 const HELP = `Usage: hashscan-sms <command> [options]
@@ -71,9 +71,19 @@ async function run(argv: readonly string[], io: Io, signal: AbortSignal): Promis
       return EXIT.ok;
     }
     const routed = route(argv);
+    const group = routed === undefined ? groupHelp(first) : undefined;
+    if (group !== undefined) {
+      // `sms --help` is help (0); `sms` alone or `sms oops` names no command: the same help, a usage error.
+      const asked = argv.length === 2 && ['-h', '--help', 'help'].includes(argv[1] as string);
+      if (asked) io.out.write(`${group}\n`);
+      else
+        io.err.write(
+          `${argv.length > 1 ? `hashscan-sms: unknown command ${JSON.stringify(argv.join(' '))}\n` : ''}${group}\n`,
+        );
+      return asked ? EXIT.ok : EXIT.usage;
+    }
     if (routed === undefined) {
-      const hint = first === 'sms' ? 'sms send or sms sign' : `unknown command ${JSON.stringify(first)}`;
-      throw new UsageError(`${hint}\nRun \`hashscan-sms --help\` for the commands.`);
+      throw new UsageError(`unknown command ${JSON.stringify(first)}\nRun \`hashscan-sms --help\` for the commands.`);
     }
     const command = await routed.command.load();
     if (wantsHelp(routed.rest)) {

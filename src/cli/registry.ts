@@ -44,3 +44,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/sandbox.js')).sandboxCommand,
   },
 ];
+
+/** The help of a group of two-word commands (`sms`): its commands and where their options are. */
+export function groupHelp(group: string): string | undefined {
+  const members = COMMANDS.filter((command) => command.name.startsWith(`${group} `));
+  if (members.length === 0) return undefined;
+  const words = members.map((command) => command.name.slice(group.length + 1));
+  return [
+    `Usage: hashscan-sms ${group} <${words.join('|')}> [options]`,
+    '',
+    'Commands:',
+    ...members.map((command) => `  ${command.name.padEnd(10)}  ${command.summary}`),
+    '',
+    `Each command's options: ${members.map((command) => `hashscan-sms ${command.name} --help`).join(', ')}`,
+  ].join('\n');
+}

@@ -1,3 +1,4 @@
+import { counted } from './plural.js';
 import { EXIT } from './usage-error.js';
 
 /** Decisions so far, and the exit status they lead to. */
@@ -19,5 +20,6 @@ export function exitStatus(tally: DecisionTally, failOn: 'review' | 'block'): nu
 
 export function describeTally(tally: DecisionTally, noun: string): string {
   const total = tally.allow + tally.block + tally.review;
-  return `${total} ${total === 1 ? noun : `${noun}${noun.endsWith('h') ? 'es' : 's'}`}: ${tally.block} block, ${tally.review} review, ${tally.allow} allow`;
+  const plural = `${noun}${noun.endsWith('h') ? 'es' : 's'}`;
+  return `${counted(total, noun, plural)}: ${tally.block} block, ${tally.review} review, ${tally.allow} allow`;
 }

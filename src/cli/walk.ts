@@ -5,9 +5,15 @@ import { opendir, stat } from 'node:fs/promises';
 interface WalkProblem {
   /** The name as bytes (see `names.ts`). */
   readonly path: Buffer;
-  /** `unreadable`: could not be listed or inspected (reported as review); the others are skipped. */
-  readonly kind: 'unreadable' | 'symlink' | 'loop' | 'special';
+  /**
+   * `unreadable`: could not be listed or inspected (reported as review); the
+   * others are skipped. `loop`: a link back to a directory the walk is inside
+   * of; `alias`: a directory already walked through another path (`first`).
+   */
+  readonly kind: 'unreadable' | 'symlink' | 'loop' | 'alias' | 'special';
   readonly error?: NodeJS.ErrnoException;
+  /** For an `alias`: the path the directory was walked through. */
+  readonly first?: Buffer;
 }
 
 export interface WalkOptions {
@@ -25,14 +31,15 @@ const SLASH = 0x2f;
  * that is not valid UTF-8 is opened as the operating system gave it, never
  * through a lossy string. Paths named on the command line are followed even
  * when they are symbolic links (as `find -H` does); below them, links are
- * skipped unless `followSymlinks`, and then a directory already on the walk
- * (same device and inode) is reported as a loop instead of entered again.
+ * skipped unless `followSymlinks`, and then a directory met again (same
+ * device and inode) is never entered twice: a loop when it is one the walk
+ * is inside of, an alias (with the path it was walked through) otherwise.
  */
 export async function* walk(
   roots: readonly (string | Buffer)[],
   options: WalkOptions,
 ): AsyncGenerator<Buffer, void, undefined> {
-  const seen = new Set<string>();
+  const seen: Seen = { walked: new Map(), inside: new Set() };
   for (const root of roots) {
     yield* visit(typeof root === 'string' ? Buffer.from(root) : root, true, seen, options);
   }
@@ -43,10 +50,16 @@ function join(dir: Buffer, name: Buffer): Buffer {
   return dir[dir.length - 1] === SLASH ? Buffer.concat([dir, name]) : Buffer.concat([dir, Buffer.of(SLASH), name]);
 }
 
+/** Directories walked (by device and inode; with their first path only under -L, when one can come back), and those the walk is inside of. */
+interface Seen {
+  readonly walked: Map<string, Buffer | undefined>;
+  readonly inside: Set<string>;
+}
+
 async function* visit(
   path: Buffer,
   followThis: boolean,
-  seen: Set<string>,
+  seen: Seen,
   options: WalkOptions,
 ): AsyncGenerator<Buffer, void, undefined> {
   if (isAborted(options)) return;
@@ -66,11 +79,30 @@ async function* visit(
     return;
   }
   const id = `${info.dev}:${info.ino}`;
-  if (seen.has(id)) {
+  if (seen.inside.has(id)) {
     options.onProblem({ path, kind: 'loop' });
     return;
   }
-  seen.add(id);
+  if (seen.walked.has(id)) {
+    const first = seen.walked.get(id);
+    options.onProblem({ path, kind: 'alias', ...(first === undefined ? {} : { first }) });
+    return;
+  }
+  seen.walked.set(id, options.followSymlinks ? path : undefined);
+  seen.inside.add(id);
+  try {
+    yield* entries(path, followThis, seen, options);
+  } finally {
+    seen.inside.delete(id);
+  }
+}
+
+async function* entries(
+  path: Buffer,
+  followThis: boolean,
+  seen: Seen,
+  options: WalkOptions,
+): AsyncGenerator<Buffer, void, undefined> {
   let dir: AsyncIterable<Dirent<Buffer>>;
   try {
     // 256 entries per read (default 32): a quarter less time listing a folder of 20 000 files.

@@ -79,4 +79,18 @@ describe('hashscan-sms sandbox', { timeout: 30_000 }, () => {
     expect(run.code).toBe(0);
     expect(`${run.stdout}${run.stderr}`).not.toContain(token);
   });
+
+  it('--detach on a port in use says why and exits 64, leaving nothing behind', async () => {
+    const busy = await runCli(['sandbox', '--detach', '--format', 'json']);
+    expect(busy.code).toBe(0);
+    const { url, pid } = JSON.parse(busy.stdout) as { url: string; pid: number };
+    try {
+      const again = await runCli(['sandbox', '--detach', '--port', new URL(url).port]);
+      expect(again.code).toBe(64);
+      expect(again.stdout).toBe('');
+      expect(again.stderr).toContain('cannot listen: EADDRINUSE');
+    } finally {
+      process.kill(pid, 'SIGTERM');
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
-import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
+import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, verdictHelp } from '../command.js';
 import { flagNumber } from '../config.js';
 import { type HashLine, MAX_LINE_BYTES } from '../hash-lines.js';
 import { Diagnostics, flushed } from '../io.js';
@@ -52,7 +52,7 @@ Order:
                         results in input order (default: a slow lookup holds back
                         the results after it), or each as it ends
 
-${VERDICT_HELP}
+${verdictHelp({ key: 'name', when: 'the name after the hash on a `sha256sum` line' })}
 ${REDIS_HELP}
 
 ${QUEUE_HELP}
@@ -93,7 +93,9 @@ export const lookupCommand: Command = {
         throw error;
       },
     );
-    const writer = createWriter(format, format === 'csv' ? LOOKUP_CSV_COLUMNS : LOOKUP_COLUMNS, io.out, io.env);
+    const writer = createWriter(format, format === 'table' ? LOOKUP_COLUMNS : LOOKUP_CSV_COLUMNS, io.out, io.env, {
+      wide: values.wide === true,
+    });
 
     const emit = (line: HashLine, cells: Row, settled: boolean): void => {
       const decision = cells.decision as keyof DecisionTally;
@@ -132,7 +134,9 @@ export const lookupCommand: Command = {
     } finally {
       progress.stop();
       writer.end();
-      await flushed(io.out, signal);
+      // Even once stopped: every row handed to stdout is journaled (its callback) before the journal
+      // closes. A reader that stopped reading holds this wait; the process's stop grace ends it then.
+      await flushed(io.out);
       state?.close();
       await lookups.close();
     }

@@ -10,14 +10,16 @@ import {
 import { type Command, noArguments, oneOf, parseFlags } from '../command.js';
 import { flagNumber } from '../config.js';
 import { UsageError } from '../usage-error.js';
+import { detachSandbox } from './sandbox-detach.js';
 
 const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string', short: 'p' },
   format: { type: 'string', short: 'f' },
+  detach: { type: 'boolean', short: 'd' },
 } as const;
 
-const HELP = `Usage: hashscan-sms sandbox [--port N] [--host ADDRESS] [--format text|json]
+const HELP = `Usage: hashscan-sms sandbox [--port N] [--host ADDRESS] [--format text|json] [--detach]
 
 Starts the local sandbox (hash lookup and SMS doubles) in the foreground and
 prints its base URLs, keys and the environment variables to export, and the
@@ -30,10 +32,16 @@ Options:
   --host ADDRESS        interface (default 127.0.0.1; anything else exposes it,
                         and then the inbox needs a token: SANDBOX_INBOX_TOKEN)
   -f, --format FORMAT   text (default) or json (one line, for scripts)
+  -d, --detach          start it in the background and exit once it listens,
+                        printing only the \`export\` lines (with
+                        HASHSCAN_SANDBOX_PID, to stop it), for \`eval\`
 
 Examples:
   hashscan-sms sandbox --port 8787
-  eval "$(hashscan-sms sandbox --port 8787 | grep ^export)"   # in another shell`;
+  # in a script: start it, use it, stop it
+  eval "$(hashscan-sms sandbox --detach)"
+  hashscan-sms lookup ${EICAR_RECORD.sha256}
+  kill "$HASHSCAN_SANDBOX_PID"`;
 
 export const sandboxCommand: Command = {
   name: 'sandbox',
@@ -43,6 +51,13 @@ export const sandboxCommand: Command = {
     noArguments(positionals, 'sandbox');
     const format = oneOf(values.format, ['text', 'json'] as const, 'format', 'text');
     const port = flagNumber(values.port, 'port', { min: 0, max: 65_535 });
+    if (values.detach === true) {
+      const where = [
+        ...(values.host === undefined ? [] : ['--host', values.host]),
+        ...(port === undefined ? [] : ['--port', String(port)]),
+      ];
+      return detachSandbox(where, format, io);
+    }
     // From the environment, never a flag: arguments show in `ps`. Never printed.
     const token = io.env.SANDBOX_INBOX_TOKEN;
     const sandbox = await startSandbox({

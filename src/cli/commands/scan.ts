@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import type { HashAlgorithm, HashedFile } from '../../index.js';
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
-import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, VERDICT_HELP } from '../command.js';
+import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, verdictHelp } from '../command.js';
 import { flagNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
 import { Diagnostics } from '../io.js';
@@ -46,7 +46,7 @@ Scanning:
   -L, --follow-symlinks follow symbolic links (loops are detected and reported)
   --hash-concurrency N  files read at once (default 8)
 
-${VERDICT_HELP}
+${verdictHelp({ key: 'path', when: 'every row' })}
 ${REDIS_HELP}
 
 Examples:
@@ -101,13 +101,16 @@ export const scanCommand: Command = {
       { key: 'detail', width: 28 },
       { key: 'path', width: 0 },
     ];
+    // Every field, in the order CSV, NDJSON and JSON all give them (the exact name beside the name).
     const csvColumns: Column[] = [
       ...columns,
+      { key: 'pathBase64', width: 0 },
       { key: 'source', width: 0 },
       { key: 'error', width: 0 },
-      { key: 'pathBase64', width: 0 },
     ];
-    const writer = createWriter(format, format === 'csv' ? csvColumns : columns, io.out, io.env);
+    const writer = createWriter(format, format === 'table' ? columns : csvColumns, io.out, io.env, {
+      wide: values.wide === true,
+    });
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, true);
     const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
       (error: unknown) => {
@@ -142,6 +145,11 @@ export const scanCommand: Command = {
           diagnostics.line(
             `hashscan-sms: skipped ${shownName(problem.path)}: directory already visited (symbolic link loop)`,
           );
+        } else if (problem.kind === 'alias') {
+          // Not a loop: the same directory by another name (`libtsan2 -> gcc-12-base`), its files reported once.
+          progress.clear();
+          const via = problem.first === undefined ? 'another path' : shownName(problem.first);
+          diagnostics.line(`hashscan-sms: skipped ${shownName(problem.path)}: already scanned via ${via}`);
         } else if (values.verbose === true) {
           progress.clear();
           const why = problem.kind === 'symlink' ? 'symbolic link not followed (use -L)' : 'not a regular file';
@@ -191,7 +199,8 @@ export const scanCommand: Command = {
     }
     if (signal.aborted) return 130;
     if (values.quiet !== true) {
-      const extra = skipped > 0 ? ` (${skipped} skipped: links, loops or special files)` : '';
+      const extra =
+        skipped > 0 ? ` (${skipped} skipped: links, loops, directories already scanned or special files)` : '';
       diagnostics.line(`hashscan-sms: ${describeTally(tally, 'file')}${extra}`);
     }
     return exitStatus(tally, failOn);

@@ -26,7 +26,9 @@ secret is read from $SMS_ACCESS_KEY_SECRET only (never a flag: command lines
 show in \`ps\`); it is never printed.
 
 Message:
-  --phone NUMBER        recipient; repeat or comma-separate for several
+  --phone NUMBER        recipient: one number per --phone, repeat it for several
+                        (a comma is refused, not split: the library's rule, so a
+                        list pasted into one value never fans a message out)
   --template CODE       template code, e.g. SMS_100000001
   --param JSON          template variables, a JSON object of strings, e.g.
                         '{"code":"123456"}' (default {}); numbers too go in quotes:
@@ -59,7 +61,13 @@ export const smsSendCommand: Command = {
   async run(argv, { io }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'sms send');
     noArguments(positionals, 'sms send');
-    const phones = (values.phone ?? []).flatMap((phone) => phone.split(',')).map((phone) => phone.trim());
+    // One rule with the library: a value is one number, a comma is never a separator.
+    const phones = values.phone ?? [];
+    if (phones.some((phone) => phone.includes(','))) {
+      throw new UsageError(
+        'sms send: --phone takes one number (a value holds a comma): repeat --phone for several recipients',
+      );
+    }
     if (phones.length === 0 || values.template === undefined) {
       throw new UsageError(
         'sms send: --phone and --template are required\nRun `hashscan-sms sms send --help` for usage.',

@@ -46,6 +46,7 @@ export class ResumeState {
   #scheduled = false;
   #sinceCompaction = 0;
   #refused = false;
+  #closed = false;
 
   private constructor(
     path: string,
@@ -134,7 +135,7 @@ export class ResumeState {
    * for a line settled before its block is complete.
    */
   record(line: number, decision: Decision, readSoFar: () => BlockDigest | undefined): void {
-    if (this.#settled.has(line) || this.#refused) return;
+    if (this.#settled.has(line) || this.#refused || this.#closed) return;
     if (line > this.coveredLines) {
       const digest = readSoFar();
       if (digest !== undefined) this.noteDigest(digest);
@@ -162,7 +163,8 @@ export class ResumeState {
 
   #flush(): void {
     this.#scheduled = false;
-    if (this.#pending === '') return;
+    // Closed: a late record has no journal to go to (it is asked again on resume, never lost).
+    if (this.#pending === '' || this.#closed) return;
     const text = this.#pending;
     this.#pending = '';
     writeSync(this.#journal, text);
@@ -193,8 +195,10 @@ export class ResumeState {
   }
 
   close(): void {
+    if (this.#closed) return;
     this.#flush();
     this.checkpoint();
+    this.#closed = true;
     closeSync(this.#journal);
   }
 }

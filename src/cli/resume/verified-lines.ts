@@ -1,5 +1,6 @@
 import { BLOCK_LINES, type BlockDigests } from '../input/block-digests.js';
 import type { RawLine } from '../input/byte-lines.js';
+import { counted } from '../plural.js';
 import { UsageError } from '../usage-error.js';
 import type { ResumeState } from './resume-state.js';
 
@@ -48,6 +49,6 @@ export async function* verifiedLines(
   }
   if (digests.mismatch !== undefined) throw refuse('the input differs');
   if (held.length > 0 || digests.linesRead < state.coveredLines) {
-    throw refuse(`it covers ${state.coveredLines} lines, the input has ${digests.linesRead}`);
+    throw refuse(`it covers ${counted(state.coveredLines, 'line')}, the input has ${digests.linesRead}`);
   }
 }
