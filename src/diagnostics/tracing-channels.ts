@@ -22,6 +22,7 @@ export const SEND_CHANNEL = 'hashscan-sms:send';
 
 /** What a `hashscan-sms:scan` trace carries of a `ScanResult`: the verdict, and the detection source of a hit. */
 export interface ScanTraceResult {
+  /** The lookup's verdict (a failed lookup publishes `error` instead). */
   readonly verdict: 'malicious' | 'not_detected';
   /** The detection source's name on a hit, when it looks like a name (secrets masked); never the raw answer. */
   readonly source?: string;
@@ -29,6 +30,7 @@ export interface ScanTraceResult {
 
 /** What a `hashscan-sms:send` trace carries of a `SendSmsResult`. */
 export interface SendTraceResult {
+  /** Always `'sent'`: a send that failed publishes `error` instead. */
   readonly outcome: 'sent';
   /** The service's `RequestId`, when it looks like an identifier. */
   readonly requestId?: string;
