@@ -6,6 +6,8 @@ export interface RedisServer {
   readonly url: string;
   readonly port: number;
   stop(): Promise<void>;
+  /** Kills the server with `signal` (no shutdown of its own: SIGKILL loses everything at once). */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 /** Whether a `redis-server` binary is on PATH. */
@@ -78,6 +80,10 @@ export async function startRedisServer(onPort?: number): Promise<RedisServer> {
       port,
       stop: async () => {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        await exited;
+      },
+      kill: async (signal) => {
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
         await exited;
       },
     };
