@@ -150,14 +150,18 @@ export async function waitForChunk(
     if (stored === undefined) return undefined;
     const fresh = { startedAt: context.meta.startedAt, maxAgeMs: context.maxAgeMs, now: Date.now() };
     const checked = checkRecords(context.key, stamp.keyId, chunk, lines, stored, fresh, missing);
-    const refused = checked.flatMap((each, i) => ('refused' in each ? [i] : []));
-    if (refused.length > 0 && asks < MAX_ASKS && !final) {
-      const first = checked[refused[0] as number] as { refused: Refusal };
-      if ((await watch.call(() => redis.hdel(results, ...refused.map((i) => fields[i] as string)))) === undefined) {
+    if (!final) {
+      // Records there that cannot be printed are asked again; lines not recorded yet are waited for.
+      const present = checked.flatMap((each, i) => ('refused' in each && stored[i] !== null ? [i] : []));
+      if (present.length > 0 && asks < MAX_ASKS) {
+        const first = checked[present[0] as number] as { refused: Refusal };
+        if ((await watch.call(() => redis.hdel(results, ...present.map((i) => fields[i] as string)))) === undefined) {
+          return undefined;
+        }
+        await askAgain(`records of chunk ${chunk} asked again (${first.refused.code}: ${first.refused.message})`);
         return undefined;
       }
-      await askAgain(`records of chunk ${chunk} asked again (${first.refused.code}: ${first.refused.message})`);
-      return undefined;
+      if (stored.includes(null)) return undefined;
     }
     return lines.map((line, i) => {
       const each = checked[i];

@@ -59,7 +59,8 @@ Connection (flags override the environment):
   --retries N           retries of transient failures (default 2)
 
 Results are sealed with HASHSCAN_QUEUE_SECRET, else the API key: the producer
-checks them with the same one.`;
+checks them with the same one. A chunk queued by a producer with another one is
+refused (and said once per run), left to workers with the producer's key.`;
 
 /** The result of one line as recorded for the producer. */
 function recordOf(
