@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { errorCode } from '../../util/error-code.js';
 import type { TextHashLine as HashLine } from '../hash-lines.js';
 import type { Diagnostics } from '../io.js';
+import { UsageError } from '../usage-error.js';
 import { chunkJobOf, isOwnJob, type JobQueue, type RunStamp, type StoredJob } from './chunk-jobs.js';
 import { chunkJobId, KEY_MISMATCH, type LineResult, type RunMeta, resultsKey } from './queue-room.js';
 import { checkRecords, REFUSALS, type Refusal } from './records.js';
@@ -54,7 +55,16 @@ export class RedisWatch {
     this.diagnostics.line(`hashscan-sms: run ${this.runId}: ${text}`);
   }
 
-  /** The call's value, or `undefined` when Redis did not answer it. */
+  /** The call's value, tried again while Redis does not answer (`RedisLost` past `downMs`). */
+  async until<T>(run: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const answer = await this.call(async () => ({ value: await run() }));
+      if (answer !== undefined) return answer.value;
+      await sleep(POLL_MS * 5);
+    }
+  }
+
+  /** The call's value, or `undefined` when Redis did not answer it (a usage error is thrown as is). */
   async call<T>(run: () => Promise<T>): Promise<T | undefined> {
     try {
       const value = await run();
@@ -65,6 +75,7 @@ export class RedisWatch {
       }
       return value;
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       const now = performance.now();
       if (this.#downSince === undefined) {
         this.#downSince = now;

@@ -82,7 +82,7 @@ export async function runQueuedLookup(
     io.env,
   );
   try {
-    const { meta, state } = await claimRun(redis, options.secret, runId, input.meta, diagnostics);
+    const { meta, state } = await watch.until(() => claimRun(redis, options.secret, runId, input.meta, diagnostics));
     if (!options.quiet) {
       diagnostics.line(
         `hashscan-sms: run ${runId}: ${state === 'new' ? 'queued' : 'resuming'} ${meta.lines} lines in ${meta.chunks} chunks`,
@@ -91,7 +91,7 @@ export async function runQueuedLookup(
     const key = runKey(options.secret, runId, meta.nonce);
     const stamp: RunStamp = { runId, nonce: meta.nonce, keyId: keyId(options.secret) };
     const jobs = queue as unknown as JobQueue;
-    const chunks = await enqueueChunks(jobs, stamp, input.chunks());
+    const chunks = await watch.until(() => enqueueChunks(jobs, stamp, input.chunks()));
     const context: ChunkWaitContext = {
       redis,
       queue: jobs,
@@ -111,14 +111,7 @@ export async function runQueuedLookup(
     let chunk = 0;
     for await (const lines of input.chunks()) {
       if (signal.aborted || chunk >= chunks) break;
-      let rows: Awaited<ReturnType<typeof waitForChunk>>;
-      try {
-        rows = await waitForChunk(context, chunk, lines);
-      } catch (error) {
-        if (!(error instanceof RedisLost)) throw error;
-        lost = error;
-        break;
-      }
+      const rows = await waitForChunk(context, chunk, lines);
       if (rows === undefined) break;
       for (const { line, result } of rows) {
         printed += 1;
@@ -139,6 +132,9 @@ export async function runQueuedLookup(
       await backpressure(io.out);
       chunk += 1;
     }
+  } catch (error) {
+    if (!(error instanceof RedisLost)) throw error;
+    lost = error;
   } finally {
     progress.stop();
     writer.end();
