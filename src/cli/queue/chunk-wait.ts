@@ -212,7 +212,11 @@ export async function waitForChunk(
         }
         if (state === 'failed')
           return await finalRead(read, refusedByWorker ? REFUSALS.refusedByWorker : REFUSALS.failed);
-        if (state === 'completed' && ((await watch.call(() => redis.hlen(results))) ?? lines.length) < lines.length) {
+        // Completed, yet lines without a record (read after the state: a job completes once its records are written).
+        if (
+          state === 'completed' &&
+          (await watch.call(() => redis.hmget(results, ...fields)))?.includes(null) === true
+        ) {
           if (asks < MAX_ASKS) await askAgain(`results of chunk ${chunk} were lost from Redis: asked again`);
           else return await finalRead(read, REFUSALS.lost);
         }

@@ -132,6 +132,31 @@ describeWithRedis('lookup --queue against a hostile or restarted Redis', () => {
     await stopped;
   }, 90_000);
 
+  it('results lost after their job completed are asked again, with fields planted to keep the count', async () => {
+    const { server, client } = await ownRedis();
+    const list = hashes(8, 'lost');
+    const service = await startLookupService(1, undefined, () => false);
+    closers.push(() => service.close());
+    const worker = cli(['worker', '--queue', server.url, '-q'], service.url);
+    const stopped = collect(worker);
+    const args = ['lookup', '--queue', server.url, '--run-id', 'lost', '-f', 'ndjson', ...list];
+    const first = await collect(cli(args, service.url));
+    expect(first.code).toBe(0);
+    // Two records gone (a partial restore, someone's HDEL); two fields of no line keep HLEN where it was.
+    const results = 'hashscan-sms:queue:run:lost:chunk:0';
+    await client.hdel(results, '3', '5');
+    await client.hset(results, '100', 'x', '101', 'y');
+    const producer = cli(args, service.url);
+    const deadline = setTimeout(() => producer.kill('SIGKILL'), 60_000);
+    const again = await collect(producer);
+    clearTimeout(deadline);
+    expect(again.stdout).toBe(first.stdout);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('results of chunk 0 were lost from Redis: asked again');
+    worker.kill('SIGTERM');
+    await stopped;
+  }, 90_000);
+
   it('a worker with another key says so, and the producer names the cause in its message and rows', async () => {
     const { server } = await ownRedis();
     const list = hashes(3, 'other-key');
