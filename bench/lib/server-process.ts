@@ -7,7 +7,8 @@
  * service), so concurrency, not CPU, decides. With BENCH_RATE it admits
  * that many lookups a second (a token bucket holding a tenth of a second's
  * worth) and answers the rest 429 with `Retry-After: 1`, as a rate-limited
- * service does.
+ * service does. With BENCH_SLOW_HASH and BENCH_SLOW_MS, every lookup of
+ * that one hash is answered that late (a slow answer among fast ones).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,8 @@ const burst = Math.max(1, rate / 10);
 let tokens = burst;
 let filled = performance.now();
 const tooMany = Buffer.from(JSON.stringify({ status: 'error', message: 'rate limited' }));
+const slowHash = process.env.BENCH_SLOW_HASH ?? '';
+const slowMs = Number(process.env.BENCH_SLOW_MS ?? '0');
 let lookups = 0;
 let refused = 0;
 
@@ -47,6 +50,10 @@ const server = createServer((req, res) => {
       return;
     }
     lookups += 1;
+    if (slowHash !== '' && req.url.slice(prefix.length) === slowHash) {
+      setTimeout(() => res.writeHead(200, headers).end(body), slowMs);
+      return;
+    }
     if (delayMs > 0) setTimeout(() => res.writeHead(200, headers).end(body), delayMs);
     else res.writeHead(200, headers).end(body);
   } else {

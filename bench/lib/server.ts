@@ -26,11 +26,21 @@ function ask(child: ChildProcess, message: string): Promise<{ lookups: number; r
   });
 }
 
-/** Starts a server process; `delayMs` > 0 makes it a remote-like service answering that late. */
-export async function startServer(delayMs = 0, ratePerSecond = 0): Promise<BenchServer> {
+/** Starts a server process; `delayMs` > 0 makes it a remote-like service answering that late; `slow`: one hash answered `ms` late. */
+export async function startServer(
+  delayMs = 0,
+  ratePerSecond = 0,
+  slow?: { readonly hash: string; readonly ms: number },
+): Promise<BenchServer> {
   const child = fork(fileURLToPath(new URL('./server-process.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, BENCH_API_KEY, BENCH_DELAY_MS: String(delayMs), BENCH_RATE: String(ratePerSecond) },
+    env: {
+      ...process.env,
+      BENCH_API_KEY,
+      BENCH_DELAY_MS: String(delayMs),
+      BENCH_RATE: String(ratePerSecond),
+      ...(slow === undefined ? {} : { BENCH_SLOW_HASH: slow.hash, BENCH_SLOW_MS: String(slow.ms) }),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const { port } = await new Promise<{ port: number }>((resolve, reject) => {

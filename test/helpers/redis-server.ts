@@ -8,6 +8,8 @@ export interface RedisServer {
   /** The server's process id (to stall it with `SIGSTOP`). */
   readonly pid: number;
   stop(): Promise<void>;
+  /** Kills the server with `signal` (no shutdown of its own: SIGKILL loses everything at once). */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 /** Whether a `redis-server` binary is on PATH. */
@@ -81,6 +83,10 @@ export async function startRedisServer(onPort?: number): Promise<RedisServer> {
       pid: child.pid ?? 0,
       stop: async () => {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        await exited;
+      },
+      kill: async (signal) => {
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
         await exited;
       },
     };

@@ -16,7 +16,13 @@
  * - push-back (a 429 or 503 on the wire, a time-out): the service counts
  *   requests a second, so from then on starts are paced (`pace.ts`) to just
  *   under what it answered before; the concurrency limit stops growing once
- *   it is ample for that pace.
+ *   it is ample for that pace;
+ * - held feeding: while fewer lookups are in flight than the limit allows
+ *   and the feed has not asked to start one for `HELD_MS` (the order window
+ *   is full behind a slow answer, stdout is behind), what the service answers
+ *   is not its pace: a push-back then sets no pace (the client's own gate
+ *   still waits out a `Retry-After`), and the measure starts over when
+ *   feeding resumes. A slow answer holds output, not the pace.
  */
 import { Pace, type PaceChange, type PaceMeasures, RateMeter, RECENT_TENTHS } from './pace.js';
 
@@ -87,6 +93,8 @@ const AMPLE = 2;
 const QUIET_MS = 1500;
 /** Samples faster than this never went over a network (a cache hit, a lookup already in flight). */
 const LOCAL_MS = 0.1;
+/** Below the limit with no start asked for this long: the feed is held by something else than the service. */
+const HELD_MS = 100;
 
 /** The adaptive limit (see the file's comment). */
 export class AdaptiveLimit implements ConcurrencyLimit {
@@ -109,6 +117,10 @@ export class AdaptiveLimit implements ConcurrencyLimit {
   /** Samples of lookups started before this (the last push-back) are left out. */
   #quietSince = Number.NEGATIVE_INFINITY;
   readonly #bases: number[] = [];
+  /** Lookups started (`delayMs` gave 0) and not sampled yet. */
+  #inFlight = 0;
+  /** Until when the feed is known to want a start: its last ask, or the end of the wait the pace gave it. */
+  #wantedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(options: AdaptiveLimitOptions = {}) {
     this.#min = options.min ?? 2;
@@ -124,11 +136,22 @@ export class AdaptiveLimit implements ConcurrencyLimit {
   }
 
   delayMs(): number {
-    return this.#pace.delayMs(this.#now());
+    const now = this.#now();
+    // Feeding resumes after a hold: the answers during it were few because nothing was sent.
+    if (this.#held(now)) this.#meter.restart();
+    const delay = this.#pace.delayMs(now);
+    this.#wantedUntil = now + delay;
+    if (delay === 0) this.#inFlight += 1;
+    return delay;
   }
 
   pushBack(): void {
     this.#notePushBack(this.#now());
+  }
+
+  /** Whether feeding is held by something else than this limit and its pace (see the file's comment). */
+  #held(now: number): boolean {
+    return this.#inFlight < this.#limit && now - this.#wantedUntil > HELD_MS;
   }
 
   resumed(): void {
@@ -136,6 +159,7 @@ export class AdaptiveLimit implements ConcurrencyLimit {
   }
 
   #notePushBack(now: number): void {
+    if (this.#held(now)) return;
     if (!this.#pushedBack) {
       this.#measureAtPushBack = { second: this.#meter.measure(now), recent: this.#meter.measure(now, RECENT_TENTHS) };
     }
@@ -146,6 +170,7 @@ export class AdaptiveLimit implements ConcurrencyLimit {
     const now = this.#now();
     this.#meter.finished(now);
     if (pushedBack) this.#notePushBack(now);
+    this.#inFlight = Math.max(0, this.#inFlight - 1);
     // A lookup under way at the last push-back waited out its pause: its latency says nothing of queues.
     if (latencyMs >= LOCAL_MS && startedAt > this.#quietSince) this.#samples.push(latencyMs);
     if (now - this.#windowStart < WINDOW_MS) return;

@@ -6,7 +6,8 @@
  * waits until every result before it is out. A lookup that takes long (a
  * retry, a slow answer) holds back the results after it, and once `window`
  * items are waiting behind it, the feeding of new ones too: memory stays
- * bounded. `--order completion` reports each result as it ends.
+ * bounded. It holds output, not the pace: a push-back met while feeding is
+ * held sets no pace (`concurrency-limit.ts`). `--order completion` reports each result as it ends.
  */
 
 /** Where a pipeline gets tickets and hands results in. */

@@ -5,8 +5,9 @@ import { flagNumber } from '../config.js';
 import { Diagnostics } from '../io.js';
 import type { Format } from '../output/index.js';
 import { UsageError } from '../usage-error.js';
+import { REDIS_DOWN_MS } from './chunk-wait.js';
 import { runQueuedLookup } from './producer.js';
-import { DEFAULT_CHUNK_SIZE } from './queue-room.js';
+import { DEFAULT_CHUNK_SIZE, RECORD_MAX_AGE_MS, RUN_TTL_MS } from './queue-room.js';
 import { queueSecret } from './seal.js';
 
 /** The flags `lookup` gains for batches across machines. */
@@ -14,6 +15,7 @@ export const QUEUE_OPTIONS = {
   queue: { type: 'string' },
   'run-id': { type: 'string' },
   'chunk-size': { type: 'string' },
+  'max-age': { type: 'string' },
 } as const;
 
 export const QUEUE_HELP = `Across machines (BullMQ; needs the optional packages bullmq and ioredis):
@@ -23,8 +25,12 @@ export const QUEUE_HELP = `Across machines (BullMQ; needs the optional packages 
   --run-id ID           the run's id (default: from a digest of the input); a second
                         producer with the same id and input resumes the run
   --chunk-size N        lines per chunk job (default ${DEFAULT_CHUNK_SIZE})
+  --max-age MS          a recorded result older than this is asked again, never printed
+                        (default ${RECORD_MAX_AGE_MS}: the client cache's lifetime)
   Results are sealed by the workers and checked here with HASHSCAN_QUEUE_SECRET, else
-  the API key: give the producer the same one as the workers`;
+  the API key: give the producer the same one as the workers. A result answered before
+  the run, or sealed with another key, is asked again. Redis restarted empty: the lost
+  chunks are enqueued again; Redis silent for ${REDIS_DOWN_MS / 1000} s: the run stops (exit 2)`;
 
 /** `lookup --queue …`: the flags a local run would use, checked, then the producer. */
 export function queuedLookup(
@@ -32,6 +38,7 @@ export function queuedLookup(
     readonly queue?: string;
     readonly 'run-id'?: string;
     readonly 'chunk-size'?: string;
+    readonly 'max-age'?: string;
     readonly input?: string;
     readonly resume?: string;
     readonly redis?: string;
@@ -58,6 +65,8 @@ export function queuedLookup(
       ...output,
       quiet: values.quiet === true,
       secret: queueSecret(values, context.io.env),
+      maxAgeMs: flagNumber(values['max-age'], 'max-age', { min: 1_000, max: RUN_TTL_MS }) ?? RECORD_MAX_AGE_MS,
+      redisDownMs: REDIS_DOWN_MS,
     },
     diagnostics,
     context,

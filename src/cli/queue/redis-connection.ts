@@ -23,16 +23,21 @@ export function redisUrl(value: string, flag: string, diagnostics: Diagnostics):
   return value;
 }
 
+/** How long one command of the producer may take before it counts as Redis not answering. */
+const PRODUCER_COMMAND_MS = 5_000;
+
 /**
- * An ioredis connection that fails fast while Redis is down (no offline
- * queue: nothing is replayed on reconnection). BullMQ's own connections
- * instead wait for Redis as long as it takes (`maxRetriesPerRequest: null`,
- * as BullMQ requires for workers).
+ * An ioredis connection. The fleet's and the producer's fail fast while
+ * Redis is down (no offline queue: nothing is replayed on reconnection; the
+ * producer's commands also time out, so that a Redis that stopped answering
+ * is seen, never waited for in silence). A worker's connection instead waits
+ * for Redis as long as it takes (`maxRetriesPerRequest: null`, as BullMQ
+ * requires for workers).
  */
 export async function connectRedis(
   url: string,
   flag: string,
-  use: 'fleet' | 'queue',
+  use: 'fleet' | 'queue' | 'producer',
   connectTimeoutMs = 5_000,
 ): Promise<Redis> {
   const { Redis } = await loadIoRedis(flag);
@@ -41,7 +46,9 @@ export async function connectRedis(
     connectTimeout: connectTimeoutMs,
     ...(use === 'fleet'
       ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 }
-      : { enableOfflineQueue: true, maxRetriesPerRequest: null }),
+      : use === 'producer'
+        ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: PRODUCER_COMMAND_MS }
+        : { enableOfflineQueue: true, maxRetriesPerRequest: null }),
   });
   // Errors surface through the commands that fail; an unhandled 'error' event would end the process.
   redis.on('error', () => {});
@@ -55,9 +62,13 @@ export async function connectRedis(
 }
 
 /** The queue's Redis for a command that cannot do without it, or `undefined` after saying it does not answer. */
-export async function connectQueue(url: string, diagnostics: Diagnostics): Promise<Redis | undefined> {
+export async function connectQueue(
+  url: string,
+  diagnostics: Diagnostics,
+  use: 'queue' | 'producer' = 'queue',
+): Promise<Redis | undefined> {
   try {
-    return await connectRedis(url, '--queue', 'queue');
+    return await connectRedis(url, '--queue', use);
   } catch (error) {
     diagnostics.line(`hashscan-sms: --queue: no answer from Redis (${errorCode(error)})`);
     return undefined;

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { errorCode } from '../../util/error-code.js';
 import { parseHashLine, readInput, readTextHashLines, type TextHashLine, textHashLine } from '../hash-lines.js';
 import { UsageError } from '../usage-error.js';
-import type { RunMeta } from './queue-room.js';
+import type { RunInputMeta } from './queue-room.js';
 
 /**
  * The input of a queued run, read twice in flat memory: once for its digest
@@ -16,7 +16,7 @@ import type { RunMeta } from './queue-room.js';
  * cannot be read twice, is first copied to a temporary file.
  */
 export interface RunInput {
-  readonly meta: RunMeta;
+  readonly meta: RunInputMeta;
   /** The lines again, in chunks of `chunkSize`. */
   chunks(): AsyncGenerator<TextHashLine[], void, undefined>;
   /** Removes the temporary copy of standard input, if any. */

@@ -9,6 +9,7 @@ import { loadBullMq } from './load.js';
 import {
   type ChunkJob,
   chunkJob,
+  KEY_MISMATCH,
   type LineResult,
   QUEUE_NAME,
   QUEUE_PREFIX,
@@ -16,7 +17,7 @@ import {
   resultsKey,
 } from './queue-room.js';
 import { connectQueue, EXIT_UNAVAILABLE, redisUrl } from './redis-connection.js';
-import { queueSecret, runKey, sealRecord } from './seal.js';
+import { keyId, queueSecret, runKey, sealRecord } from './seal.js';
 
 const OPTIONS = {
   ...CONNECTION_OPTIONS,
@@ -58,7 +59,8 @@ Connection (flags override the environment):
   --retries N           retries of transient failures (default 2)
 
 Results are sealed with HASHSCAN_QUEUE_SECRET, else the API key: the producer
-checks them with the same one.`;
+checks them with the same one. A chunk queued by a producer with another one is
+refused (and said once per run), left to workers with the producer's key.`;
 
 /** The result of one line as recorded for the producer. */
 function recordOf(
@@ -66,7 +68,8 @@ function recordOf(
   outcome: Awaited<ReturnType<HashScanClient['scanOutcome']>>,
   mask: SecretMask,
 ): LineResult {
-  const name = line.name === undefined ? {} : { name: line.name };
+  // When it was answered: the producer prints a result only while it is fresh.
+  const name = { at: Date.now(), ...(line.name === undefined ? {} : { name: line.name }) };
   if (outcome.verdict === 'malicious') {
     return {
       verdict: 'malicious',
@@ -85,18 +88,34 @@ function recordOf(
   };
 }
 
-/** One chunk: the lines not recorded yet are looked up, each result recorded once (`HSETNX`) as it settles. */
+/**
+ * One chunk: the lines not recorded yet are looked up, each result recorded
+ * once (`HSETNX`) as it settles. A job queued by a producer with another key
+ * is refused, and said once per run: its results would not verify.
+ */
 async function processChunk(
   data: unknown,
   client: HashScanClient,
   redis: Redis,
-  settings: { readonly concurrency: number; readonly mask: SecretMask; readonly secret: string },
+  settings: {
+    readonly concurrency: number;
+    readonly mask: SecretMask;
+    readonly secret: string;
+    readonly refused: (runId: string) => void;
+  },
 ): Promise<number> {
   const { concurrency, mask, secret } = settings;
   const parsed = chunkJob.safeParse(data);
   if (!parsed.success) throw new Error('a chunk job that is not one: refused');
-  const { runId, chunk, lines } = parsed.data;
-  const seal = runKey(secret, runId);
+  const { runId, nonce, chunk, lines } = parsed.data;
+  const seal = runKey(secret, runId, nonce);
+  const id = keyId(secret);
+  if (parsed.data.keyId !== id) {
+    settings.refused(runId);
+    throw new Error(
+      `${KEY_MISMATCH}: this worker's HASHSCAN_QUEUE_SECRET (else its API key) is not the producer's: chunk refused`,
+    );
+  }
   const key = resultsKey(runId, chunk);
   const recorded = new Set((await redis.hkeys(key)).map(Number));
   const todo = lines.filter((line) => !recorded.has(line.line));
@@ -107,7 +126,7 @@ async function processChunk(
   )) {
     const line = todo[outcome.index] as ChunkJob['lines'][number];
     const json = JSON.stringify(recordOf(line, outcome, mask));
-    writes.push(redis.hsetnx(key, String(line.line), sealRecord(seal, chunk, line.line, json)));
+    writes.push(redis.hsetnx(key, String(line.line), sealRecord(seal, id, chunk, line.line, json)));
   }
   writes.push(redis.pexpire(key, RUN_TTL_MS));
   await Promise.all(writes);
@@ -140,9 +159,18 @@ export const workerCommand: Command = {
       redis.disconnect();
       throw error;
     });
+    const refusedRuns = new Set<string>();
+    const refused = (runId: string): void => {
+      if (refusedRuns.has(runId) || refusedRuns.size >= 1_000) return;
+      refusedRuns.add(runId);
+      diagnostics.line(
+        `hashscan-sms: worker ${process.pid}: run ${runId} was queued with another key: this worker's HASHSCAN_QUEUE_SECRET (else its API key) must be the producer's; its chunks are left to other workers`,
+      );
+    };
     const worker = new Worker(
       QUEUE_NAME,
-      (job) => processChunk(job.data, connection.client, redis, { concurrency, mask: diagnostics.secrets, secret }),
+      (job) =>
+        processChunk(job.data, connection.client, redis, { concurrency, mask: diagnostics.secrets, secret, refused }),
       {
         connection: redis,
         prefix: QUEUE_PREFIX,

@@ -9,10 +9,11 @@ function limitOnClock() {
   let now = 0;
   const changes: LimitChange[] = [];
   const limit = new AdaptiveLimit({ now: () => now, onChange: (change) => changes.push(change) });
-  /** One window: the limit's worth of lookups of `latencyMs`, then time moves on a window. */
+  /** One window: the limit's worth of lookups of `latencyMs` (each started as the pipeline starts it), then time moves on a window. */
   const window = (latencyMs: number, pushedBack = false): number => {
     now += 150;
     const count = Math.max(16, limit.current);
+    for (let i = 0; i < count; i += 1) limit.delayMs();
     for (let i = 0; i < count; i += 1) limit.sample(now - latencyMs, latencyMs, pushedBack && i === 0);
     return limit.current;
   };
@@ -52,11 +53,13 @@ describe('the adaptive concurrency limit', () => {
     // A service answering 1000 lookups a second in 20 ms: one lookup ends every millisecond.
     for (let i = 0; i < 2000; i += 1) {
       now += 1;
+      limit.delayMs();
       limit.sample(now - 20, 20, false);
     }
     limit.pushBack();
     for (let i = 0; i < 200; i += 1) {
       now += 1;
+      limit.delayMs();
       limit.sample(now - 20, 20, false);
     }
     const paced = changes.find((change) => change.why === 'push-back');
@@ -81,6 +84,37 @@ describe('the adaptive concurrency limit', () => {
     expect(window(60)).toBeLessThan(before); // two: a queue
     expect(changes.at(-1)?.why).toBe('latency rising');
     expect(limit).toBeGreaterThan(0);
+  });
+
+  it('sets no pace on push-back met while feeding is held by something else (the order window, stdout)', () => {
+    let now = 0;
+    const changes: LimitChange[] = [];
+    const limit = new AdaptiveLimit({ now: () => now, onChange: (change) => changes.push(change) });
+    for (let i = 0; i < 2000; i += 1) {
+      now += 1;
+      limit.delayMs();
+      limit.sample(now - 20, 20, false);
+    }
+    // One lookup in flight, nothing asked to start for seconds: a time-out then is a slow answer, not a rate.
+    limit.delayMs();
+    now += 10_000;
+    limit.pushBack();
+    limit.sample(now - 10_000, 10_000, true);
+    for (let i = 0; i < 200; i += 1) {
+      now += 1;
+      limit.delayMs();
+      limit.sample(now - 20, 20, false);
+    }
+    expect(changes.filter((change) => change.pace !== undefined)).toEqual([]);
+    expect(limit.delayMs()).toBe(0);
+    // Pressing again, a push-back paces as before.
+    limit.pushBack();
+    for (let i = 0; i < 200; i += 1) {
+      now += 1;
+      limit.delayMs();
+      limit.sample(now - 20, 20, false);
+    }
+    expect(changes.find((change) => change.why === 'push-back')?.pace).toBeCloseTo(1000, -2);
   });
 
   it('ignores lookups that never went over the network (cache hits)', () => {

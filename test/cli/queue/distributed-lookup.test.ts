@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -7,8 +6,8 @@ import { startLookupService } from '../../fleet/lookup-service.js';
 import { describeWithRedis } from '../../helpers/redis.js';
 import { type RedisServer, startRedisServer } from '../../helpers/redis-server.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
-import { CLI_PATH } from '../build-cli.js';
-import { cliEnv, collect } from '../run-cli.js';
+import { collect } from '../run-cli.js';
+import { cli } from './queue-cli.js';
 
 const dir = useTempDir();
 
@@ -21,15 +20,6 @@ function rowsOf(stdout: string, format: string): string[] {
 
 /** Orders rows by their line number (the first number in the row). */
 const byLine = (a: string, b: string): number => Number(/\d+/.exec(a)?.[0]) - Number(/\d+/.exec(b)?.[0]);
-const API_KEY = 'queue-test-api-key';
-
-/** The built CLI in a child process, with the service's key in its environment. */
-function cli(args: readonly string[], baseUrl: string): ChildProcess {
-  return spawn(process.execPath, [CLI_PATH, ...args], {
-    env: cliEnv({ HASHSCAN_API_KEY: API_KEY, HASHSCAN_BASE_URL: baseUrl }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-}
 
 // The queue's Redis is one of this file's own: killing a worker must not leave state for other files.
 describeWithRedis('lookup --queue and worker: batches across machines on BullMQ', () => {
@@ -164,30 +154,39 @@ describeWithRedis('lookup --queue and worker: batches across machines on BullMQ'
     expect((await stopped).code).toBe(0);
   }, 60_000);
 
-  it('a result written to Redis by anyone but a worker of the run is an error row, never a verdict', async () => {
+  it('a result written to Redis by anyone but a worker of the run is never a verdict: it is asked again', async () => {
     const own = await startRedisServer();
     closers.push(() => own.stop());
     const list = hashes(3, 'forged');
+    const service = await startLookupService(1, undefined, () => true);
+    closers.push(() => service.close());
     const { Redis } = await import('ioredis');
     const redisClient = new Redis(own.url);
     closers.push(async () => redisClient.disconnect());
-    // No worker runs: "results" planted before the producer starts, each a clean verdict for its own hash.
+    // "Results" planted before the producer starts, each a clean verdict for its own hash the service flags.
     for (const [index, hash] of list.entries()) {
-      const clean = JSON.stringify({ verdict: 'not_detected', hash });
-      await redisClient.hset('hashscan-sms:queue:run:forged:chunk:0', String(index + 1), `${'A'.repeat(43)}.${clean}`);
+      const clean = JSON.stringify({ verdict: 'not_detected', hash, at: Date.now() });
+      await redisClient.hset(
+        'hashscan-sms:queue:run:forged:chunk:0',
+        String(index + 1),
+        `q2.${'A'.repeat(11)}.${'A'.repeat(43)}.${clean}`,
+      );
     }
+    const worker = cli(['worker', '--queue', own.url, '-q'], service.url);
+    const stopped = collect(worker);
     const run = await collect(
-      cli(['lookup', '--queue', own.url, '--run-id', 'forged', '-f', 'ndjson', ...list], 'http://127.0.0.1:9'),
+      cli(['lookup', '--queue', own.url, '--run-id', 'forged', '-f', 'ndjson', ...list], service.url),
     );
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(1);
     const rows = run.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rows).toEqual(
-      list.map((hash, index) =>
-        expect.objectContaining({ line: index + 1, hash, verdict: 'error', error: 'QUEUE_BAD_RECORD' }),
-      ),
+      list.map((hash, index) => expect.objectContaining({ line: index + 1, hash, verdict: 'malicious' })),
     );
+    expect(run.stderr).toContain('records of chunk 0 asked again (QUEUE_KEY_MISMATCH');
+    worker.kill('SIGTERM');
+    await stopped;
   }, 30_000);
 });
