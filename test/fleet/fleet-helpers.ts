@@ -13,8 +13,12 @@ export interface ReplicaReport {
   readonly log: string[];
 }
 
-/** Runs one replica as its own process; resolves with its report once it exits. */
+/**
+ * Runs one replica as its own process: `connected` resolves once it holds its
+ * Redis connection, `done` with its report once it exits.
+ */
 export function runReplica(config: Omit<ReplicaConfig, 'startAt'> & { startAt?: number }): {
+  connected: Promise<void>;
   done: Promise<ReplicaReport>;
 } {
   const child = spawn(process.execPath, ['--import', 'tsx', REPLICA], {
@@ -29,7 +33,16 @@ export function runReplica(config: Omit<ReplicaConfig, 'startAt'> & { startAt?: 
       throw new Error(`replica printed no report: ${stdout}\n${stderr}`);
     }
   });
-  return { done };
+  const connected = new Promise<void>((resolve, reject) => {
+    let seen = '';
+    child.stderr?.on('data', (chunk: string) => {
+      seen += chunk;
+      if (seen.includes('replica connected\n')) resolve();
+    });
+    done.catch(reject);
+  });
+  connected.catch(() => {});
+  return { connected, done };
 }
 
 /** A prefix of its own for one test: replicas of different tests never share state. */

@@ -98,11 +98,15 @@ describeWithRedis('HashScanClient fleet: replicas as separate processes on a rea
     const startAt = Date.now() + START_DELAY_MS;
     const common = { redisUrl: redis.url, prefix: freshPrefix(), baseUrl: service.url, startAt };
     const list = hashes(600, 'outage');
-    const runs = [
-      runReplica({ ...common, lib: 'node-redis', scan: { hashes: list, concurrency: 8 } }).done,
-      runReplica({ ...common, lib: 'ioredis', scan: { hashes: list, concurrency: 8 } }).done,
+    const replicas = [
+      runReplica({ ...common, lib: 'node-redis', scan: { hashes: list, concurrency: 8 } }),
+      runReplica({ ...common, lib: 'ioredis', scan: { hashes: list, concurrency: 8 } }),
     ];
+    const runs = replicas.map((replica) => replica.done);
+    // Killed once both replicas are connected and lookups flow (a loaded machine starts them late).
+    await Promise.all(replicas.map((replica) => replica.connected));
     await new Promise((resolve) => setTimeout(resolve, startAt - Date.now() + 400));
+    await expect.poll(() => service.arrivals.length, { timeout: 20_000, interval: 10 }).toBeGreaterThan(0);
     const arrivalsBefore = service.arrivals.length;
     await redis.stop();
     const reports = await Promise.all(runs);

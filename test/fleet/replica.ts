@@ -56,6 +56,8 @@ const logger = {
 };
 
 const { redis, close } = await connect();
+// The test may act on Redis (kill it) only once every replica holds its connection.
+process.stderr.write('replica connected\n');
 await new Promise((resolve) => setTimeout(resolve, Math.max(0, config.startAt - Date.now())));
 if (config.scan !== undefined) {
   const { hashes, concurrency, requestsPerSecond, lookupWaitMs, timeoutMs } = config.scan;

@@ -11,6 +11,8 @@ describe('npm run demo', () => {
   }, async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], {
       cwd: root,
+      // tsx would leave its cache in the run's temp dir.
+      env: { ...process.env, TSX_DISABLE_CACHE: '1' },
       timeout: 55_000,
     });
     const url = /^hashscan-sms demo: sandbox listening on (http:\/\/127\.0\.0\.1:\d+) /m.exec(stdout)?.[1];
