@@ -3,6 +3,7 @@ import type { CommandContext } from '../command.js';
 import { backpressure, type Diagnostics, flushed } from '../io.js';
 import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
 import { createWriter, type Format, type Row } from '../output/index.js';
+import { counted } from '../plural.js';
 import { Progress } from '../progress.js';
 import { errorCells } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
@@ -85,7 +86,7 @@ export async function runQueuedLookup(
     const { meta, state } = await watch.until(() => claimRun(redis, options.secret, runId, input.meta, diagnostics));
     if (!options.quiet) {
       diagnostics.line(
-        `hashscan-sms: run ${runId}: ${state === 'new' ? 'queued' : 'resuming'} ${meta.lines} lines in ${meta.chunks} chunks`,
+        `hashscan-sms: run ${runId}: ${state === 'new' ? 'queued' : 'resuming'} ${counted(meta.lines, 'line')} in ${counted(meta.chunks, 'chunk')}`,
       );
     }
     const key = runKey(options.secret, runId, meta.nonce);
