@@ -49,6 +49,12 @@ export const CLI_EXTERNAL = ['msw', 'bullmq', 'ioredis'];
 /** ky is never used by the CLI (it sends through undici) and costs 20 to 25 ms to evaluate: see src/cli/ky-absent.ts. */
 export const CLI_ALIAS = { ky: './src/cli/ky-absent.ts' };
 
+/** undici reads these on its first connection: Deno would then ask for `--allow-env` even when every option is a flag. */
+export const CLI_DEFINE = {
+  'process.env.JEST_WORKER_ID': 'undefined',
+  'process.env.UNDICI_NO_WASM_SIMD': 'undefined',
+};
+
 export default defineConfig([
   {
     entry,
@@ -93,6 +99,7 @@ export default defineConfig([
     esbuildOptions(options) {
       options.chunkNames = CLI_CHUNK_NAMES;
       options.alias = CLI_ALIAS;
+      options.define = { ...options.define, ...CLI_DEFINE };
     },
   },
 ]);
