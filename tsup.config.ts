@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
-// ky ships ESM only. A CJS build that `require()`s them fails at
+// ky and @noble/hashes 2 ship ESM only. A CJS build that `require()`s them fails at
 // run time (`import_ky.default.create is not a function`), so the CJS output
 // bundles it; the ESM output keeps every dependency external.
-const esmOnlyDependencies = ['ky'];
+const esmOnlyDependencies = ['ky', /^@noble\/hashes/];
 
 // `hashing`: the digests alone, for scripts and upload handlers that hash without the clients (no zod or ky to load).
 const entry = {

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
 import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
 import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
+import { createDigest, toBase64Url } from '../util/crypto.js';
 import type { SmsFleetOptions } from './fleet-options.js';
 import { countLimit } from './fleet-options.js';
 import { type RedisLink, UNAVAILABLE } from './redis-link.js';
@@ -164,5 +164,5 @@ function consume(limiter: RateLimiterAbstract, key: string, points: number): Pro
 
 /** Phone numbers are not written to Redis as they are. */
 function recipientKey(number: string): string {
-  return createHash('sha256').update(number).digest('base64url').slice(0, 22);
+  return toBase64Url(createDigest('sha256').update(number).bytes()).slice(0, 22);
 }

@@ -9,13 +9,14 @@ import { startSandbox } from 'hashscan-sms/sandbox';
 import { Miniflare } from 'miniflare';
 import { answerFor, EXPECTED } from './catalogue.mjs';
 
-const COMPATIBILITY_DATE = '2026-04-01';
+export const COMPATIBILITY_DATE = '2026-04-01';
 const builtins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
 /** wrangler's esbuild options (bundle.ts): what a `wrangler deploy --minify` uploads. */
-export async function bundleWorker(entry, { compat, outfile }) {
+export async function bundleWorker(entry, { compat, outfile, alias }) {
   const result = await build({
     entryPoints: [entry],
+    alias,
     bundle: true,
     format: 'esm',
     target: 'es2022',
@@ -33,9 +34,8 @@ export async function bundleWorker(entry, { compat, outfile }) {
   return result;
 }
 
-async function run(compat) {
-  const built = await bundleWorker('worker.mjs', { compat });
-  const script = built.outputFiles[0].text;
+/** Runs a bundled worker.mjs in workerd: what `/smoke` and `/catalogue` answered. */
+export async function checkWorker(script, { compat }) {
   const sandbox = await startSandbox();
   const mf = new Miniflare({
     modules: true,
@@ -64,13 +64,19 @@ async function run(compat) {
   });
   try {
     const smoke = await (await mf.dispatchFetch('http://worker.test/smoke')).json();
-    assert.deepEqual(smoke, { eicar: 'block', sms: 'OK' });
     const catalogue = await (await mf.dispatchFetch('http://worker.test/catalogue')).json();
-    assert.deepEqual(catalogue, EXPECTED);
+    return { smoke, catalogue };
   } finally {
     await mf.dispose();
     await sandbox.close();
   }
+}
+
+async function run(compat) {
+  const built = await bundleWorker('worker.mjs', { compat });
+  const { smoke, catalogue } = await checkWorker(built.outputFiles[0].text, { compat });
+  assert.deepEqual(smoke, { eicar: 'block', sms: 'OK' });
+  assert.deepEqual(catalogue, EXPECTED);
   console.log(`worker smoke ok: workerd via miniflare, ${compat ? 'nodejs_compat' : 'no nodejs_compat'}`);
 }
 
