@@ -1,5 +1,6 @@
 // Types of worker-run.mjs, for test/runtimes/.
 import type { BuildResult } from 'esbuild';
+import type { Miniflare, MiniflareOptions } from 'miniflare';
 export const COMPATIBILITY_DATE: string;
 export function bundleWorker(
   entry: string,
@@ -9,3 +10,4 @@ export function checkWorker(
   script: string,
   options: { compat: boolean },
 ): Promise<{ smoke: unknown; catalogue: unknown }>;
+export function disposableMiniflare(options: MiniflareOptions): { mf: Miniflare; dispose(): Promise<void> };

@@ -3,7 +3,10 @@
 // through Miniflare, once per flag set given: `node worker-run.mjs compat` / `node worker-run.mjs plain`.
 // The Worker's outbound requests go to the sandbox (Node side) or, for the catalogue, to its answers.
 import assert from 'node:assert/strict';
+import { readdirSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import { startSandbox } from 'hashscan-sms/sandbox';
 import { Miniflare } from 'miniflare';
@@ -34,10 +37,29 @@ export async function bundleWorker(entry, { compat, outfile, alias }) {
   return result;
 }
 
+const miniflareDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith('miniflare-'));
+
+/**
+ * A Miniflare that leaves no temporary folder behind: Miniflare removes its own only when the
+ * process exits, so `dispose()` here also removes the folders that appeared since it was made.
+ */
+export function disposableMiniflare(options) {
+  const before = new Set(miniflareDirs());
+  const mf = new Miniflare(options);
+  return {
+    mf,
+    async dispose() {
+      await mf.dispose();
+      for (const name of miniflareDirs())
+        if (!before.has(name)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    },
+  };
+}
+
 /** Runs a bundled worker.mjs in workerd: what `/smoke` and `/catalogue` answered. */
 export async function checkWorker(script, { compat }) {
   const sandbox = await startSandbox();
-  const mf = new Miniflare({
+  const { mf, dispose } = disposableMiniflare({
     modules: true,
     script,
     compatibilityDate: COMPATIBILITY_DATE,
@@ -67,7 +89,7 @@ export async function checkWorker(script, { compat }) {
     const catalogue = await (await mf.dispatchFetch('http://worker.test/catalogue')).json();
     return { smoke, catalogue };
   } finally {
-    await mf.dispose();
+    await dispose();
     await sandbox.close();
   }
 }
