@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { NormalizedHash } from '../../hashing/hash-algorithm.js';
 import { equalBytes, hkdfSha256, hmacBytes, toBase64Url } from '../../util/crypto.js';
@@ -31,7 +31,7 @@ const payloadSchema = z.tuple([
   z.string(),
   z.enum(['md5', 'sha1', 'sha256']),
   z.enum(['malicious', 'not_detected']),
-  z.number().int().nonnegative(),
+  z.int().check(z.nonnegative()),
   z.string(),
 ]);
 
