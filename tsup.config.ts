@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 // ky and @noble/hashes 2 ship ESM only. A CJS build that `require()`s them fails at
 // run time (`import_ky.default.create is not a function`), so the CJS output
-// bundles it; the ESM output keeps every dependency external.
+// bundles it; the ESM output bundles zod, ky and @noble/hashes too (ESM_BUNDLED), lru-cache stays external.
 const esmOnlyDependencies = ['ky', /^@noble\/hashes/];
 
 // `hashing`: the digests alone, for scripts and upload handlers that hash without the clients (no zod or ky to load).
@@ -12,6 +12,9 @@ const entry = {
   sandbox: 'src/sandbox/index.ts',
   hashing: 'src/hashing/index.ts',
 };
+
+/** Bundled into the ESM build too, for the cold start (BENCHMARKS.md, issue 30). */
+const ESM_BUNDLED = ['zod', 'ky', /^@noble\/hashes/];
 
 // msw is an optional peer dependency of `hashscan-sms/testing`: never bundled, in either format.
 const external = ['msw'];
@@ -65,6 +68,8 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     treeshake: true,
+    // zod and ky bundled (tree-shaken): one file loads in a fraction of the time of their ~100 modules resolved one by one.
+    noExternal: ESM_BUNDLED,
     external,
   },
   {
