@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
-// ky ships ESM only. A CJS build that `require()`s them fails at
+// ky and @noble/hashes 2 ship ESM only. A CJS build that `require()`s them fails at
 // run time (`import_ky.default.create is not a function`), so the CJS output
-// bundles it; the ESM output keeps every dependency external.
-const esmOnlyDependencies = ['ky'];
+// bundles it; the ESM output bundles zod, ky and @noble/hashes too (ESM_BUNDLED), lru-cache stays external.
+const esmOnlyDependencies = ['ky', /^@noble\/hashes/];
 
 // `hashing`: the digests alone, for scripts and upload handlers that hash without the clients (no zod or ky to load).
 const entry = {
@@ -12,6 +12,9 @@ const entry = {
   sandbox: 'src/sandbox/index.ts',
   hashing: 'src/hashing/index.ts',
 };
+
+/** Bundled into the ESM build too, for the cold start (BENCHMARKS.md, issue 30). */
+const ESM_BUNDLED = ['zod', 'ky', /^@noble\/hashes/];
 
 // msw is an optional peer dependency of `hashscan-sms/testing`: never bundled, in either format.
 const external = ['msw'];
@@ -49,6 +52,12 @@ export const CLI_EXTERNAL = ['msw', 'bullmq', 'ioredis'];
 /** ky is never used by the CLI (it sends through undici) and costs 20 to 25 ms to evaluate: see src/cli/ky-absent.ts. */
 export const CLI_ALIAS = { ky: './src/cli/ky-absent.ts' };
 
+/** undici reads these on its first connection: Deno would then ask for `--allow-env` even when every option is a flag. */
+export const CLI_DEFINE = {
+  'process.env.JEST_WORKER_ID': 'undefined',
+  'process.env.UNDICI_NO_WASM_SIMD': 'undefined',
+};
+
 export default defineConfig([
   {
     entry,
@@ -59,6 +68,8 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     treeshake: true,
+    // zod and ky bundled (tree-shaken): one file loads in a fraction of the time of their ~100 modules resolved one by one.
+    noExternal: ESM_BUNDLED,
     external,
   },
   {
@@ -93,6 +104,7 @@ export default defineConfig([
     esbuildOptions(options) {
       options.chunkNames = CLI_CHUNK_NAMES;
       options.alias = CLI_ALIAS;
+      options.define = { ...options.define, ...CLI_DEFINE };
     },
   },
 ]);

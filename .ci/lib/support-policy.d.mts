@@ -13,9 +13,17 @@ export interface HeldBack {
   currentNeedsNode: string;
   reason: string;
 }
+export interface RuntimeLine {
+  name: string;
+  devDependency: string;
+  version: string;
+  ciSteps: string[];
+  note: string;
+}
 export interface SupportPolicy {
   minimumNode: string;
   node: NodeLine[];
+  runtimes?: RuntimeLine[];
   heldBack: HeldBack[];
 }
 export interface PolicyInputs {
@@ -41,3 +49,4 @@ export function renderReadmeSection(policy: SupportPolicy): string;
 export function checkSupportPolicy(inputs: PolicyInputs): string[];
 export function writeReadmeSection(readme: string, policy: SupportPolicy): string;
 export const POLICY_PAGE: string;
+export function checkRuntimes(inputs: Pick<PolicyInputs, 'policy' | 'manifest' | 'runScript'>): string[];

@@ -148,6 +148,26 @@ export function checkSupportPolicy({ policy, manifest, runScript, readme, baseNo
   return problems;
 }
 
+/**
+ * The runtimes besides Node (Bun, Deno, workerd): each pinned exactly as a devDependency (npm ci installs
+ * it, binary inside) at the policy's version, and each of its CI steps present in .ci/run.
+ */
+export function checkRuntimes({ policy, manifest, runScript }) {
+  const problems = [];
+  for (const runtime of policy.runtimes ?? []) {
+    const pinned = manifest.devDependencies?.[runtime.devDependency];
+    if (pinned !== runtime.version) {
+      problems.push(
+        `runtime ${runtime.name}: the policy pins ${runtime.devDependency} ${runtime.version}, package.json devDependencies has "${pinned}"`,
+      );
+    }
+    if (runtime.ciSteps.some((call) => !runScript.includes(call))) {
+      problems.push(`runtime ${runtime.name}: .ci/run does not run ${runtime.ciSteps.join(', ')}`);
+    }
+  }
+  return problems;
+}
+
 /** The README with its policy section replaced by the one generated from `policy`. */
 export function writeReadmeSection(readme, policy) {
   const start = readme.indexOf(README_START);
@@ -165,14 +185,17 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log(`${POLICY_PAGE}: support policy table rewritten`);
     process.exit(0);
   }
+  const manifest = JSON.parse(read('package.json'));
+  const runScript = read('.ci/run');
   const problems = checkSupportPolicy({
     policy,
-    manifest: JSON.parse(read('package.json')),
-    runScript: read('.ci/run'),
+    manifest,
+    runScript,
     readme: read(POLICY_PAGE),
     baseNodeMajor: Number(process.versions.node.split('.')[0]),
     today: new Date().toISOString().slice(0, 10),
   });
+  problems.push(...checkRuntimes({ policy, manifest, runScript: runScript + read('.ci/lib/runtimes.sh') }));
   if (problems.length > 0) {
     console.error(`support policy, engines and CI matrix disagree:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     process.exit(1);
@@ -181,6 +204,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     line.endOfSupport ? `${line.major} (until ${line.endOfSupport})` : `${line.major}`,
   );
   console.log(
-    `support policy: Node ${lines.join(', ')}; engines >=${policy.minimumNode}; CI matrix agrees; ${POLICY_PAGE} agrees`,
+    `support policy: Node ${lines.join(', ')}; engines >=${policy.minimumNode}; CI matrix agrees; ${POLICY_PAGE} agrees; runtimes ${(policy.runtimes ?? []).map((r) => `${r.name} ${r.version}`).join(', ')} pinned and run`,
   );
 }

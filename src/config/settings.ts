@@ -9,7 +9,9 @@ export function requiredSetting(value: string | undefined, option: string, envNa
   if (value !== undefined && typeof value !== 'string') {
     throw new ConfigurationError(option, 'must be a string');
   }
-  const resolved = value ?? process.env[envName];
+  // A Worker has no `process` (its settings come from `env`, passed as options).
+  const resolved =
+    value ?? (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env[envName];
   if (resolved === undefined || resolved === '') {
     throw new ConfigurationError(option, `is required: pass \`${option}\` or set the ${envName} environment variable`);
   }

@@ -1,10 +1,12 @@
 /*
  * The `node:diagnostics_channel` tracing channels this package publishes,
  * `hashscan-sms:scan` and `hashscan-sms:send`, and the subscriber of the
- * observer seam that publishes them. Imports `node:diagnostics_channel` and
- * the observer vocabulary only.
+ * observer seam that publishes them. Imports `node:diagnostics_channel`
+ * (through `util/node-builtin.ts`: a Worker without `nodejs_compat` has
+ * none, and then nothing is published) and the observer vocabulary only.
  */
-import { type TracingChannel, tracingChannel } from 'node:diagnostics_channel';
+import type * as DiagnosticsChannel from 'node:diagnostics_channel';
+import type { TracingChannel } from 'node:diagnostics_channel';
 import type {
   ClientName,
   Observer,
@@ -14,6 +16,7 @@ import type {
   OperationRef,
 } from '../observe/events.js';
 import { type Mask, NO_MASK, OTHER_ERROR, type SendEnd, scanEnd, sendEnd } from '../observe/outcome-summary.js';
+import { nodeBuiltin } from '../util/node-builtin.js';
 
 /** Name of the tracing channel of lookups: one trace per looked-up hash. */
 export const SCAN_CHANNEL = 'hashscan-sms:scan';
@@ -109,8 +112,9 @@ export interface SendTraceContext {
 
 type TraceContext = ScanTraceContext | SendTraceContext;
 
-const scanChannel: TracingChannel<unknown, ScanTraceContext> = tracingChannel(SCAN_CHANNEL);
-const sendChannel: TracingChannel<unknown, SendTraceContext> = tracingChannel(SEND_CHANNEL);
+const channels = nodeBuiltin<typeof DiagnosticsChannel>('node:diagnostics_channel');
+const scanChannel: TracingChannel<unknown, ScanTraceContext> | undefined = channels?.tracingChannel(SCAN_CHANNEL);
+const sendChannel: TracingChannel<unknown, SendTraceContext> | undefined = channels?.tracingChannel(SEND_CHANNEL);
 
 const TYPES: readonly ObserverEventType[] = ['operation:start', 'operation:end'];
 
@@ -128,19 +132,21 @@ const TYPES: readonly ObserverEventType[] = ['operation:start', 'operation:end']
  */
 export class ChannelPublisher implements Observer {
   readonly #traces = new WeakMap<OperationRef, TraceContext>();
-  readonly #channel: TracingChannel<unknown, TraceContext>;
+  readonly #channel: TracingChannel<unknown, TraceContext> | undefined;
   readonly #mask: Mask;
   readonly types = TYPES;
 
   /** The publisher of one client's operations; `mask` is the client's redactor. */
   constructor(client: ClientName, mask: Mask = NO_MASK) {
-    this.#channel = (client === 'hashscan' ? scanChannel : sendChannel) as TracingChannel<unknown, TraceContext>;
+    this.#channel = (client === 'hashscan' ? scanChannel : sendChannel) as
+      | TracingChannel<unknown, TraceContext>
+      | undefined;
     this.#mask = mask;
   }
 
   /** Whether the client's channel has subscribers now: without any, its operations are not observed for it. */
   active(): boolean {
-    return this.#channel.hasSubscribers;
+    return this.#channel?.hasSubscribers === true;
   }
 
   observe(event: ObserverEvent): void {
@@ -150,7 +156,7 @@ export class ChannelPublisher implements Observer {
 
   #start(op: OperationRef): void {
     const channel = this.#channel;
-    if (!channel.hasSubscribers) return;
+    if (channel === undefined || !channel.hasSubscribers) return;
     const context: TraceContext =
       op.client === 'hashscan'
         ? { hash: op.hash, algorithm: op.algorithm, sourceId: op.sourceId }
@@ -165,6 +171,7 @@ export class ChannelPublisher implements Observer {
     if (context === undefined) return;
     this.#traces.delete(event.op);
     const channel = this.#channel;
+    if (channel === undefined) return;
     context.attempts = event.attempts;
     const scan = 'sourceId' in context;
     if (scan) context.cache = event.cache;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 
 /**
@@ -41,18 +42,18 @@ const SEEN_AT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const DEFAULT_SEEN_AT = '2024-01-01 00:00:00';
 
 const hex = (digits: number) =>
-  z
-    .string()
-    .regex(new RegExp(`^[0-9a-fA-F]{${digits}}$`), `expected ${digits} hex digits`)
-    .transform((value) => value.toLowerCase());
+  z.pipe(
+    z.string().check(z.regex(new RegExp(`^[0-9a-fA-F]{${digits}}$`), `expected ${digits} hex digits`)),
+    z.transform((value: string) => value.toLowerCase()),
+  );
 
 const recordSchema = z.object({
   md5: hex(32),
   sha1: hex(40),
   sha256: hex(64),
-  source: z.string().min(1),
-  firstSeen: z.string().regex(SEEN_AT, 'expected YYYY-MM-DD HH:MM:SS'),
-  lastSeen: z.string().regex(SEEN_AT, 'expected YYYY-MM-DD HH:MM:SS'),
+  source: z.string().check(z.minLength(1)),
+  firstSeen: z.string().check(z.regex(SEEN_AT, 'expected YYYY-MM-DD HH:MM:SS')),
+  lastSeen: z.string().check(z.regex(SEEN_AT, 'expected YYYY-MM-DD HH:MM:SS')),
 });
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC (the spec names no time zone; UTC is at least stable). */
@@ -88,7 +89,8 @@ export function recordFor(content: Buffer | Uint8Array | string, options: Record
  * @throws {ConfigurationError} naming the bad field.
  */
 export function checkRecord(record: HashRecord, option = 'records'): HashRecord {
-  const parsed = recordSchema.safeParse(record);
+  // zod's English messages, per parse: `zod/mini` loads no locale.
+  const parsed = recordSchema.safeParse(record, { error: en().localeError });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ConfigurationError(option, `${issue?.path.join('.') ?? 'record'}: ${issue?.message ?? 'invalid'}`);

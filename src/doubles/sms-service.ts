@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { stringToSign } from '../sms/signing/string-to-sign.js';
 import { SANDBOX_DEFAULT_SIGN_NAME, SANDBOX_SMS_ACCOUNTS, SANDBOX_TEMPLATES } from './defaults.js';
@@ -61,10 +62,10 @@ export interface SmsSinks {
 }
 
 const accountSchema = z.object({
-  accessKeyId: z.string().min(1),
-  accessKeySecret: z.string().min(1),
+  accessKeyId: z.string().check(z.minLength(1)),
+  accessKeySecret: z.string().check(z.minLength(1)),
   plan: z.enum(['free', 'member']),
-  signPrefix: z.string().optional(),
+  signPrefix: z.optional(z.string()),
 });
 const MODE_NAMES: Readonly<Record<Exclude<SmsMode, 'aksk'>, string>> = {
   'third-party-gateway': 'the third-party SMS gateway protocol',
@@ -75,7 +76,7 @@ const MODE_NAMES: Readonly<Record<Exclude<SmsMode, 'aksk'>, string>> = {
 function resolveOptions(options: SmsServiceOptions): AkskContext {
   const accounts = new Map<string, SmsAccount>();
   for (const given of options.accounts ?? SANDBOX_SMS_ACCOUNTS) {
-    const parsed = accountSchema.safeParse(given);
+    const parsed = accountSchema.safeParse(given, { error: en().localeError });
     if (!parsed.success) throw new ConfigurationError('accounts', parsed.error.issues.map((i) => i.message).join('; '));
     accounts.set(given.accessKeyId, given);
   }

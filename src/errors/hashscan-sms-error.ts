@@ -1,5 +1,7 @@
-import { inspect } from 'node:util';
 import { brandErrorClass, isBranded } from './brand.js';
+
+/** `util.inspect`'s hook (the symbol Node, Bun and Deno register), without `node:util`: a Worker has none. */
+const INSPECT: unique symbol = Symbol.for('nodejs.util.inspect.custom') as never;
 
 /** Fields every error of this package can carry. */
 export interface HashScanSmsErrorInit {
@@ -83,8 +85,8 @@ export abstract class HashScanSmsError extends Error {
   }
 
   /** Keeps `util.inspect`/`console.log` output to the same fields as `toJSON`, plus the stack. */
-  [inspect.custom](): string {
+  [INSPECT](_depth?: number, _options?: object, inspect?: unknown): string {
     const { name: _name, message: _message, ...rest } = this.toJSON();
-    return `${this.stack ?? `${this.name}: ${this.message}`} ${inspect(rest)}`;
+    return `${this.stack ?? `${this.name}: ${this.message}`} ${typeof inspect === 'function' ? inspect(rest) : JSON.stringify(rest)}`;
   }
 }

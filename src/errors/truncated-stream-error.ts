@@ -26,11 +26,17 @@ export class TruncatedStreamError extends HashScanSmsError {
   /** How many bytes the stream delivered before it ended (what would have been hashed). */
   readonly bytesRead: number;
 
-  constructor(init: { readonly bytesRead: number }) {
+  /** The byte limit the body went past (`hashUpload`'s `maxBytes`); `undefined` for a stream that said `truncated`. */
+  readonly maxBytes: number | undefined;
+
+  constructor(init: { readonly bytesRead: number; readonly maxBytes?: number }) {
     super({
       message:
-        'the stream ended with `truncated: true` (an upload cut at its size limit): its digest would not be the file’s',
+        init.maxBytes === undefined
+          ? 'the stream ended with `truncated: true` (an upload cut at its size limit): its digest would not be the file’s'
+          : `the body is longer than maxBytes (${init.maxBytes}): it was not read to its end, and a digest of its first bytes would not be the file’s`,
     });
     this.bytesRead = init.bytesRead;
+    this.maxBytes = init.maxBytes;
   }
 }

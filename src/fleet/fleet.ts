@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { ClientName } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
 import type { ResolvedResilience } from '../transport/resilience/resilience-options.js';
+import { createDigest, toBase64Url } from '../util/crypto.js';
 import type { FleetOptions, HashScanFleetOptions } from './fleet-options.js';
 import { lookupWait, resolveFleet } from './fleet-options.js';
 import { RedisLink } from './redis-link.js';
@@ -60,7 +60,7 @@ export interface CacheWithStore {
 
 /** A short, stable tag of `text` for keys (no URL in Redis's key space). */
 export function keyTag(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+  return toBase64Url(createDigest('sha256').update(text).bytes()).slice(0, 16);
 }
 
 /** What a client builds from `fleet`: the link, its gate, and (lookups) the single request per hash. */

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { AbortLike } from '../util/abort-like.js';
+import { randomUUID } from '../util/crypto.js';
 import { sleep } from '../util/sleep.js';
 import { type RedisLink, UNAVAILABLE } from './redis-link.js';
 

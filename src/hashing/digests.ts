@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createDigest, type Digest, toHex } from '../util/crypto.js';
 import type { HashAlgorithm } from './hash-algorithm.js';
 
 /**
@@ -29,12 +29,12 @@ export function checkAlgorithms(algorithms: unknown, caller: string): readonly H
   return [...new Set(algorithms.map((algorithm) => checkAlgorithm(algorithm, caller)))];
 }
 
-/** Several `node:crypto` hashes fed from the same reads: one pass over the bytes for every digest. */
+/** Several hashes (`node:crypto` where the runtime has it, see `util/crypto.ts`) fed from the same reads: one pass over the bytes for every digest. */
 export class DigestSet {
-  readonly #hashes: readonly (readonly [HashAlgorithm, Hash])[];
+  readonly #hashes: readonly (readonly [HashAlgorithm, Digest])[];
 
   constructor(algorithms: readonly HashAlgorithm[]) {
-    this.#hashes = algorithms.map((algorithm) => [algorithm, createHash(algorithm)] as const);
+    this.#hashes = algorithms.map((algorithm) => [algorithm, createDigest(algorithm)] as const);
   }
 
   update(chunk: Uint8Array): void {
@@ -43,7 +43,7 @@ export class DigestSet {
 
   digests(): Record<HashAlgorithm, string> {
     const out: Partial<Record<HashAlgorithm, string>> = {};
-    for (const [algorithm, hash] of this.#hashes) out[algorithm] = hash.digest('hex');
+    for (const [algorithm, hash] of this.#hashes) out[algorithm] = toHex(hash.bytes());
     return out as Record<HashAlgorithm, string>;
   }
 }

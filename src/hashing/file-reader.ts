@@ -1,4 +1,18 @@
-import { close, closeSync, fstat, fstatSync, open, openSync, read, readSync, type Stats, statSync } from 'node:fs';
+import type * as NodeFs from 'node:fs';
+import type { Stats } from 'node:fs';
+import { nodeBuiltin } from '../util/node-builtin.js';
+
+/**
+ * `node:fs`, found when a file is first hashed (through `util/node-builtin.ts`): the root entry
+ * bundles for a Worker without `nodejs_compat`, where hashing a path has no meaning and throws.
+ */
+function fs(): typeof NodeFs {
+  const found = nodeBuiltin<typeof NodeFs>('node:fs');
+  if (found === undefined)
+    throw new TypeError('hashFile: this runtime has no file system (node:fs); hash a stream or a Blob instead');
+  return found;
+}
+
 import type { DigestSet } from './digests.js';
 
 /**
@@ -22,17 +36,17 @@ export class ReadBuffers {
 }
 
 const openFd = (path: string | Buffer): Promise<number> =>
-  new Promise((resolve, reject) => open(path, 'r', (error, fd) => (error ? reject(error) : resolve(fd))));
+  new Promise((resolve, reject) => fs().open(path, 'r', (error, fd) => (error ? reject(error) : resolve(fd))));
 const statFd = (fd: number): Promise<Stats> =>
-  new Promise((resolve, reject) => fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
+  new Promise((resolve, reject) => fs().fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
 const readFd = (fd: number, buffer: Buffer, length: number): Promise<number> =>
   new Promise((resolve, reject) =>
-    read(fd, buffer, 0, length, null, (error, bytes) => (error ? reject(error) : resolve(bytes))),
+    fs().read(fd, buffer, 0, length, null, (error, bytes) => (error ? reject(error) : resolve(bytes))),
   );
 const closeFd = (fd: number): Promise<void> =>
   new Promise((resolve) => {
     // A failed close of a read-only descriptor loses nothing: the digest is already complete.
-    close(fd, () => resolve());
+    fs().close(fd, () => resolve());
   });
 
 /**
@@ -51,24 +65,24 @@ export const SYNC_READ_LIMIT = 256 * 1024;
  * the file does not qualify (too large, not a regular file).
  */
 function readSmallSync(path: string | Buffer, set: DigestSet, buffers: ReadBuffers): number | undefined {
-  const before = statSync(path, { throwIfNoEntry: true });
+  const before = fs().statSync(path, { throwIfNoEntry: true });
   if (!before.isFile() || before.size > SYNC_READ_LIMIT) return undefined;
-  const fd = openSync(path, 'r');
+  const fd = fs().openSync(path, 'r');
   try {
-    const stats = fstatSync(fd);
+    const stats = fs().fstatSync(fd);
     // Replaced between stat and open (by a FIFO, a larger file): take the general path.
     if (!stats.isFile() || stats.size > SYNC_READ_LIMIT) return undefined;
     const buffer = buffers.get(0);
     let total = 0;
     while (total < stats.size) {
-      const bytes = readSync(fd, buffer, total, stats.size - total, null);
+      const bytes = fs().readSync(fd, buffer, total, stats.size - total, null);
       if (bytes === 0) break;
       total += bytes;
     }
     set.update(buffer.subarray(0, total));
     return total;
   } finally {
-    closeSync(fd);
+    fs().closeSync(fd);
   }
 }
 

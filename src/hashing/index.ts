@@ -26,3 +26,4 @@ export {
   type UnreadableFile,
 } from './hash-files.js';
 export { hashStream } from './hash-stream.js';
+export { type HashUploadOptions, hashUpload, type UploadBody } from './hash-upload.js';

@@ -1,4 +1,3 @@
-import { inspect } from 'node:util';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hashscan-error.js';
 import { Fleet } from '../fleet/fleet.js';
@@ -14,6 +13,7 @@ import { type ClientDefaults, resolveTransportSettings } from '../transport/sett
 import { summarizeTransport, type TransportSummary } from '../transport/settings/settings-summary.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { InFlight, type SharedProgress } from '../util/in-flight.js';
+import { INSPECT, inspectWith } from '../util/inspect.js';
 import { type ApiKey, apiKeyWithRedactor } from './api-key.js';
 import { describeScanResponse } from './auth-hint.js';
 import { scanBatch } from './batch.js';
@@ -186,8 +186,8 @@ export class HashScanClient {
   }
 
   /** The effective settings (see {@link HashScanClient.toJSON}); never the API key. */
-  [inspect.custom](): string {
-    return `HashScanClient ${inspect(this.toJSON(), { depth: 3 })}`;
+  [INSPECT](_depth?: number, _options?: object, inspect?: unknown): string {
+    return `HashScanClient ${inspectWith(inspect, this.toJSON(), { depth: 3 })}`;
   }
 
   /** The effective settings (time-out, retry, cache and its size, …), safe to log: never the API key. */

@@ -13,6 +13,7 @@ import { parseRetryAfter } from '../transport/http/retry-after.js';
 import { authHint } from './auth-hint.js';
 import {
   describeIssues,
+  ENGLISH,
   HIT_FIELDS,
   isDocumentedNonDetection,
   isJsonObject,
@@ -141,7 +142,7 @@ export function interpretScanResponse(
 
   if (body.is_virus) return malicious(body, query);
 
-  const exact = context.notDetected.safeParse(body);
+  const exact = context.notDetected.safeParse(body, ENGLISH);
   if (!exact.success) {
     const issues = describeIssues(exact.error.issues);
     throw failure(
@@ -169,7 +170,7 @@ function malicious(
   if (unexpected.length > 0)
     anomalies.push(`unexpected field${unexpected.length > 1 ? 's' : ''} ${unexpected.join(', ')}`);
 
-  const source = sourceSchema.safeParse(body.source);
+  const source = sourceSchema.safeParse(body.source, ENGLISH);
   if (!source.success) anomalies.push(...describeIssues(source.error.issues, 'source'));
 
   let data: ThreatData | undefined;
@@ -177,7 +178,7 @@ function malicious(
   if (isJsonObject(rawData)) {
     const fields: Record<string, string> = {};
     for (const [name, schema] of Object.entries(threatDataFields)) {
-      const field = schema.safeParse(rawData[name]);
+      const field = schema.safeParse(rawData[name], ENGLISH);
       if (field.success) fields[name] = field.data;
       else anomalies.push(...describeIssues(field.error.issues, `data.${name}`));
     }

@@ -1,16 +1,25 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import type { $ZodIssue } from 'zod/v4/core';
+import en from 'zod/v4/locales/en.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 
 /** `YYYY-MM-DD HH:MM:SS`, the only shape the spec gives for observation times. */
 const SEEN_AT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
-const hex = (digits: number) =>
-  z
-    .string()
-    .regex(new RegExp(`^[0-9a-fA-F]{${digits}}$`), `expected ${digits} hex digits`)
-    .transform((value) => value.toLowerCase());
+/**
+ * zod's English messages, per parse (`schema.safeParse(value, ENGLISH)`): `zod/mini` (tree-shaken,
+ * a fraction of the classic API's size in a Worker bundle) loads no locale, and a global
+ * `z.config()` would change the messages of the application's own zod schemas.
+ */
+export const ENGLISH = { error: en().localeError } as const;
 
-const seenAt = z.string().regex(SEEN_AT, 'expected YYYY-MM-DD HH:MM:SS');
+const hex = (digits: number) =>
+  z.pipe(
+    z.string().check(z.regex(new RegExp(`^[0-9a-fA-F]{${digits}}$`), `expected ${digits} hex digits`)),
+    z.transform((value: string) => value.toLowerCase()),
+  );
+
+const seenAt = z.string().check(z.regex(SEEN_AT, 'expected YYYY-MM-DD HH:MM:SS'));
 
 /** Each field of `data` on a hit, checked one by one so that good fields survive bad neighbours. */
 export const threatDataFields = {
@@ -30,14 +39,14 @@ export function isJsonObject(value: unknown): value is Readonly<Record<string, u
 }
 
 /** `source` on a hit: a non-empty identifier. */
-export const sourceSchema = z.string().min(1, 'expected a non-empty string');
+export const sourceSchema = z.string().check(z.minLength(1, 'expected a non-empty string'));
 
 /**
  * The documented non-detection body and nothing else; fields named in
  * `allowedExtraFields` may be present too.
  */
 export function notDetectedSchema(allowedExtraFields: readonly string[]) {
-  const extras = Object.fromEntries(allowedExtraFields.map((name) => [name, z.unknown().optional()]));
+  const extras = Object.fromEntries(allowedExtraFields.map((name) => [name, z.optional(z.unknown())]));
   return z.strictObject({
     ...extras,
     status: z.literal('success'),
@@ -65,7 +74,7 @@ export function isDocumentedNonDetection(value: unknown, schema: ReturnType<type
 export const HIT_FIELDS: ReadonlySet<string> = new Set(['status', 'is_virus', 'source', 'data']);
 
 /** Renders zod issues as short `path: problem` lines for errors and anomalies. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): string[] {
+export function describeIssues(issues: readonly $ZodIssue[], prefix = ''): string[] {
   return issues.map((issue) => {
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
     if (issue.code === 'unrecognized_keys') {

@@ -3,7 +3,7 @@ import { parseStrictJson, StrictJsonError } from '../json/strict-parse.js';
 import type { Redactor } from '../secrets/redact.js';
 import type { IncomingResponse } from '../transport/call/exchange.js';
 import { parseRetryAfter } from '../transport/http/retry-after.js';
-import { describeResponseIssues, type SendSmsResponse, sendSmsResponseSchema } from './response-schema.js';
+import { describeResponseIssues, ENGLISH, type SendSmsResponse, sendSmsResponseSchema } from './response-schema.js';
 import type { SendSmsResult } from './send-result.js';
 
 /** What {@link interpretSendResponse} needs besides the response. */
@@ -37,7 +37,7 @@ function readBody(text: string): { response: SendSmsResponse } | { issues: strin
       ],
     };
   }
-  const parsed = sendSmsResponseSchema.safeParse(json);
+  const parsed = sendSmsResponseSchema.safeParse(json, ENGLISH);
   return parsed.success ? { response: parsed.data } : { issues: describeResponseIssues(parsed.error) };
 }
 

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { OutgoingRequest } from '../transport/call/exchange.js';
+import { randomUUID } from '../util/crypto.js';
 import type { SendSmsParams } from './send-request.js';
 import { explainSignature, percentEncode } from './signing/index.js';
 import type { SigningKeys } from './sms-credentials.js';

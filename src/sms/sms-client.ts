@@ -1,4 +1,3 @@
-import { inspect } from 'node:util';
 import type { SmsLimitsOptions } from '../fleet/fleet-options.js';
 import { SendLimits } from '../fleet/limits/send-limits.js';
 import { SmsFleet, type SmsFleetOptions } from '../fleet/sms-fleet.js';
@@ -17,6 +16,7 @@ import {
   resolveTransportSettings,
 } from '../transport/settings/client-options.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings/settings-summary.js';
+import { INSPECT, inspectWith } from '../util/inspect.js';
 import { ClockOffset } from './clock-offset.js';
 import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
@@ -262,8 +262,8 @@ export class SmsClient {
   }
 
   /** The effective settings (see {@link SmsClient.toJSON}); never the secret, the key id only masked. */
-  [inspect.custom](): string {
-    return `SmsClient ${inspect(this.toJSON(), { depth: 3 })}`;
+  [INSPECT](_depth?: number, _options?: object, inspect?: unknown): string {
+    return `SmsClient ${inspectWith(inspect, this.toJSON(), { depth: 3 })}`;
   }
 
   /**

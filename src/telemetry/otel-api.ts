@@ -5,7 +5,8 @@
  * providers and context keys on `globalThis`, so its CommonJS copy sees
  * what an application registered through the ES module one.
  */
-import { createRequire } from 'node:module';
+import type * as NodeModule from 'node:module';
+import { nodeBuiltin } from '../util/node-builtin.js';
 
 /** The API's module namespace. */
 export type OtelApi = typeof import('@opentelemetry/api');
@@ -26,6 +27,9 @@ export function otelApi(): OtelApi | undefined {
   if (api === undefined) {
     try {
       // Not a literal `require(…)`: bundlers must leave the package out, as it may be absent.
+      // `node:module` through `nodeBuiltin`: a Worker without `nodejs_compat` has none, and no API then.
+      const createRequire = nodeBuiltin<typeof NodeModule>('node:module')?.createRequire;
+      if (createRequire === undefined) throw new Error('no node:module');
       const load = createRequire(import.meta.url);
       api = load('@opentelemetry/api') as OtelApi;
     } catch {

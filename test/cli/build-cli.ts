@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { CLI_ALIAS, CLI_BANNER, CLI_CHUNK_NAMES, CLI_ENTRIES, CLI_EXTERNAL } from '../../tsup.config.js';
+import { CLI_ALIAS, CLI_BANNER, CLI_CHUNK_NAMES, CLI_DEFINE, CLI_ENTRIES, CLI_EXTERNAL } from '../../tsup.config.js';
 
 const OUT_DIR = fileURLToPath(new URL('../../node_modules/.cache/hashscan-sms-cli/', import.meta.url));
 export const CLI_PATH = `${OUT_DIR}cli.mjs`;
@@ -29,6 +29,7 @@ export default async function setup(): Promise<void> {
     target: 'node20',
     external: CLI_EXTERNAL,
     alias: CLI_ALIAS,
+    define: CLI_DEFINE,
     banner: { js: CLI_BANNER },
     outdir: OUT_DIR,
     outExtension: { '.js': '.mjs' },

@@ -5,7 +5,7 @@ import type { Column, ResultWriter, Row } from './row.js';
  * The row's fields in the order of `columns` (CSV's), then any others: a
  * field is in the same place in every format.
  */
-export function inColumnOrder(row: Row, columns: readonly Column[]): Row {
+function inColumnOrder(row: Row, columns: readonly Column[]): Row {
   const entries: [string, string | number][] = [];
   const placed = new Set<string>();
   const place = (key: string): void => {

@@ -17,7 +17,7 @@ export const DEFAULT_CHUNK_SIZE = 500;
 export const RUN_TTL_MS = 7 * 24 * 3_600_000;
 
 /** A run's nonce: drawn by its first producer, kept in its sealed record. */
-export const NONCE = /^[A-Za-z0-9_-]{22}$/;
+const NONCE = /^[A-Za-z0-9_-]{22}$/;
 
 /** A run id: what goes into job ids and keys (no `:`, which BullMQ refuses in ids). */
 export const RUN_ID = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -62,7 +62,7 @@ export const chunkJob = z.object({
 export type ChunkJob = z.infer<typeof chunkJob>;
 
 /** What a run is, as the first producer recorded it: a second producer must bring the same input. */
-export const runMeta = z.object({
+const runMeta = z.object({
   digest: z.string().regex(/^[0-9a-f]{64}$/),
   lines: z.number().int().nonnegative(),
   chunks: z.number().int().nonnegative(),

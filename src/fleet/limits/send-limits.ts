@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { SmsError } from '../../errors/sms-error.js';
 import type { Observers } from '../../observe/observers.js';
+import { createDigest, randomUUID, toBase64Url } from '../../util/crypto.js';
 import { FLEET_BACKOFF_MS, type RedisLink } from '../redis-link.js';
 import { limitedError, unavailableError } from './limit-errors.js';
 import type { ResolvedLimits, SmsLimitsOptions } from './limits-options.js';
@@ -290,5 +290,5 @@ export class SendLimits {
 
 /** Phone numbers are not written to Redis as they are. */
 function recipientKey(number: string): string {
-  return createHash('sha256').update(number).digest('base64url').slice(0, 22);
+  return toBase64Url(createDigest('sha256').update(number).bytes()).slice(0, 22);
 }

@@ -1,9 +1,11 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { NormalizedHash } from '../../hashing/hash-algorithm.js';
+import { equalBytes, hkdfSha256, hmacBytes, toBase64Url } from '../../util/crypto.js';
 import { type InterpretContext, interpretScanResponse } from '../interpret-response.js';
 import type { ScanResult } from '../scan-result.js';
+
+const UTF8 = new TextEncoder();
 
 /**
  * What goes into the shared store, and its check on the way back.
@@ -29,20 +31,20 @@ const payloadSchema = z.tuple([
   z.string(),
   z.enum(['md5', 'sha1', 'sha256']),
   z.enum(['malicious', 'not_detected']),
-  z.number().int().nonnegative(),
+  z.int().check(z.nonnegative()),
   z.string(),
 ]);
 
 /** The key sealing entries: `cache.secret`, or HKDF-SHA-256 of the API key with the source id as context. */
-export function cacheSecret(secret: string | Uint8Array | undefined, apiKey: string, sourceId: string): Buffer {
+export function cacheSecret(secret: string | Uint8Array | undefined, apiKey: string, sourceId: string): Uint8Array {
   if (secret === undefined) {
-    return Buffer.from(hkdfSync('sha256', apiKey, 'hashscan-sms shared cache v1', sourceId, 32));
+    return hkdfSha256(apiKey, 'hashscan-sms shared cache v1', sourceId, 32);
   }
   const bytes =
     typeof secret === 'string'
-      ? Buffer.from(secret, 'utf8')
+      ? new TextEncoder().encode(secret)
       : secret instanceof Uint8Array
-        ? Buffer.from(secret)
+        ? Uint8Array.from(secret)
         : null;
   if (bytes === null || bytes.length < MIN_SECRET_BYTES) {
     throw new ConfigurationError('cache.secret', `must be a string or bytes of at least ${MIN_SECRET_BYTES} bytes`);
@@ -50,12 +52,12 @@ export function cacheSecret(secret: string | Uint8Array | undefined, apiKey: str
   return bytes;
 }
 
-function mac(secret: Buffer, payload: string): string {
-  return createHmac('sha256', secret).update(`${FORMAT}.`).update(payload).digest('base64url');
+function mac(secret: Uint8Array, payload: string): string {
+  return toBase64Url(hmacBytes('sha256', secret, `${FORMAT}.${payload}`));
 }
 
 /** Seals `result` for the shared store, valid until `expiresAt` (ms since the epoch). */
-export function sealEntry(result: ScanResult, sourceId: string, secret: Buffer, expiresAt: number): string {
+export function sealEntry(result: ScanResult, sourceId: string, secret: Uint8Array, expiresAt: number): string {
   const payload = JSON.stringify([
     sourceId,
     result.hash,
@@ -75,7 +77,7 @@ export type OpenedEntry =
 /** What checking an entry needs besides the entry. */
 export interface OpenContext extends Omit<InterpretContext, 'query'> {
   readonly sourceId: string;
-  readonly secret: Buffer;
+  readonly secret: Uint8Array;
   /** Wall-clock now, ms since the epoch (expiry is wall-clock: replicas share it). */
   readonly now: number;
 }
@@ -89,9 +91,9 @@ export function openEntry(stored: unknown, query: NormalizedHash, context: OpenC
   const macEnd = FORMAT.length + 1 + MAC_LENGTH;
   if (!stored.startsWith(`${FORMAT}.`) || stored[macEnd] !== '.') return { ok: false, reason: 'unknown format' };
   const payload = stored.slice(macEnd + 1);
-  const expected = Buffer.from(mac(context.secret, payload));
-  const given = Buffer.from(stored.slice(FORMAT.length + 1, macEnd));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad MAC' };
+  const expected = UTF8.encode(mac(context.secret, payload));
+  const given = UTF8.encode(stored.slice(FORMAT.length + 1, macEnd));
+  if (!equalBytes(given, expected)) return { ok: false, reason: 'bad MAC' };
 
   let fields: z.infer<typeof payloadSchema>;
   try {

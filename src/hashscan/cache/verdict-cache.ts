@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { positiveMs } from '../../config/numbers.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { NormalizedHash } from '../../hashing/hash-algorithm.js';
 import type { Observers } from '../../observe/observers.js';
+import { createDigest, toBase64Url } from '../../util/crypto.js';
 import type { InterpretContext } from '../interpret-response.js';
 import type { ScanResult } from '../scan-result.js';
 import { BoundedStore, DEFAULT_STORE_TIMEOUT_MS } from './bounded-store.js';
@@ -41,7 +41,7 @@ export interface CacheStats {
 
 /** The key of `hash` in the shared store; the source id is hashed in (short, and no URL in the store's key space). */
 export function sharedCacheKey(sourceId: string, hash: string): string {
-  return `hashscan-sms:v1:${createHash('sha256').update(sourceId).digest('base64url').slice(0, 16)}:${hash}`;
+  return `hashscan-sms:v1:${toBase64Url(createDigest('sha256').update(sourceId).bytes()).slice(0, 16)}:${hash}`;
 }
 
 /** The counters of a client without a cache. */
@@ -76,7 +76,7 @@ export class VerdictCache {
   readonly #memory: ScanCache;
   readonly #store: BoundedStore | undefined;
   readonly #context: VerdictCacheContext;
-  readonly #secret: Buffer | undefined;
+  readonly #secret: Uint8Array | undefined;
   readonly #keyPrefix: string;
   #memoryHits = 0;
   #sharedHits = 0;
@@ -162,7 +162,7 @@ export class VerdictCache {
 
   async #recallShared(
     store: BoundedStore,
-    secret: Buffer,
+    secret: Uint8Array,
     query: NormalizedHash,
     countMiss = true,
   ): Promise<ScanResult | undefined> {
@@ -201,7 +201,7 @@ export class VerdictCache {
 
   async #storeShared(
     store: BoundedStore,
-    secret: Buffer,
+    secret: Uint8Array,
     result: ScanResult,
     ttl: number,
     expiresAt: number,

@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
 import { SigningError } from '../../errors/signing-error.js';
+import { hmacBytes, toBase64 } from '../../util/crypto.js';
 import { stringToSign } from './string-to-sign.js';
 
 /** In Unicode mode `\p{Cs}` matches only unpaired surrogates. */
@@ -44,7 +44,7 @@ export function signStringToSign(toSign: string, accessKeySecret: string): strin
 
 function hmac(toSign: string, accessKeySecret: string): string {
   // The "&" suffix is the (empty) token-secret slot of the OAuth-1-style key.
-  return createHmac('sha1', `${accessKeySecret}&`).update(toSign, 'utf8').digest('base64');
+  return toBase64(hmacBytes('sha1', `${accessKeySecret}&`, toSign));
 }
 
 function checkSecret(accessKeySecret: string): void {

@@ -1,5 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
+import { equalBytes } from '../../util/crypto.js';
 import { computeSignature } from './compute-signature.js';
+
+const UTF8 = new TextEncoder();
 
 /**
  * Checks the `Signature` parameter of an RPC (version 1.0, HMAC-SHA1) request
@@ -26,10 +28,9 @@ export function verifySignature(
   paramsWithSignature: Readonly<Record<string, string>>,
   accessKeySecret: string,
 ): boolean {
-  const expected = Buffer.from(computeSignature(method, paramsWithSignature, accessKeySecret), 'utf8');
+  const expected = UTF8.encode(computeSignature(method, paramsWithSignature, accessKeySecret));
   const received: unknown = Object.hasOwn(paramsWithSignature, 'Signature') ? paramsWithSignature.Signature : undefined;
   if (typeof received !== 'string') return false;
-  const actual = Buffer.from(received, 'utf8');
-  // timingSafeEqual throws on unequal lengths; a length mismatch leaks nothing useful.
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  // A length mismatch leaks nothing useful.
+  return equalBytes(UTF8.encode(received), expected);
 }

@@ -135,7 +135,15 @@ export class BodyChunks {
   }
 
   text(): string {
-    if (this.#more !== undefined) return UTF8.decode(Buffer.concat(this.#more, this.#bytes));
+    if (this.#more !== undefined) {
+      const whole = new Uint8Array(this.#bytes);
+      let at = 0;
+      for (const chunk of this.#more) {
+        whole.set(chunk, at);
+        at += chunk.byteLength;
+      }
+      return UTF8.decode(whole);
+    }
     return this.#first === undefined ? '' : UTF8.decode(this.#first);
   }
 }

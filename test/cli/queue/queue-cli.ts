@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { CLI_PATH } from '../build-cli.js';
 import { cliEnv } from '../run-cli.js';
 
-export const API_KEY = 'queue-test-api-key';
+const API_KEY = 'queue-test-api-key';
 
 /** The built CLI in a child process, with the service's key in its environment (and `env` on top). */
 export function cli(

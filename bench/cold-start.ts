@@ -1,0 +1,130 @@
+/**
+ * Cold start for serverless and the edge (issue 30).
+ *   npm run build && node --import tsx bench/cold-start.ts [--samples N]
+ *
+ * 1. Cold `import('hashscan-sms')` on this Node: N fresh processes, each
+ *    timed from spawn to exit (wall, `performance.now()` in this process),
+ *    interleaved with a baseline `node -e 0`; the import's cost is the
+ *    difference of the medians (and the in-process `import()` time is
+ *    printed beside it). Targets: ≤ 40 ms.
+ * 2. Worker bundles, built as wrangler builds them (esbuild, bundled,
+ *    minified, the `workerd`/`worker`/`browser` conditions, no
+ *    `nodejs_compat`): a Worker using only `HashScanClient`, and one using
+ *    both clients, minified and gzip sizes. Targets: ≤ 80 / ≤ 120 KiB gzip.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { bundleWorker } from '../.ci/consumers/runtimes/worker-run.mjs';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const DIST = `${ROOT}dist/index.js`;
+const samplesArg = process.argv.indexOf('--samples');
+const SAMPLES = samplesArg === -1 ? 10 : Number(process.argv[samplesArg + 1]);
+
+/** Wall time of one fresh `node …` from spawn to exit, and what it printed. */
+function run(args: readonly string[]): Promise<{ ms: number; out: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (code) =>
+      code === 0 ? resolve({ ms: performance.now() - started, out }) : reject(new Error(`exit ${code}`)),
+    );
+  });
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+const range = (values: readonly number[]): string =>
+  `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
+
+const IMPORT = [
+  '--input-type=module',
+  '-e',
+  `const t = performance.now(); await import(${JSON.stringify(DIST)}); console.log(performance.now() - t);`,
+];
+
+async function coldImport(): Promise<void> {
+  await run(IMPORT); // the OS file cache, filled for every sample alike
+  const baseline: number[] = [];
+  const withImport: number[] = [];
+  const inProcess: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const order = i % 2 === 0 ? ['base', 'import'] : ['import', 'base'];
+    for (const which of order) {
+      if (which === 'base') baseline.push((await run(['-e', '0'])).ms);
+      else {
+        const { ms, out } = await run(IMPORT);
+        withImport.push(ms);
+        inProcess.push(Number(out.trim()));
+      }
+    }
+  }
+  console.log(`cold import('hashscan-sms'), node ${process.version}, ${SAMPLES} fresh processes, interleaved:`);
+  console.log(`  node -e 0                 median ${median(baseline).toFixed(1)} ms (${range(baseline)})`);
+  console.log(`  node -e import(…)         median ${median(withImport).toFixed(1)} ms (${range(withImport)})`);
+  console.log(`  difference of medians     ${(median(withImport) - median(baseline)).toFixed(1)} ms`);
+  console.log(`  import() in the process   median ${median(inProcess).toFixed(1)} ms (${range(inProcess)})`);
+}
+
+const WORKERS = {
+  'HashScanClient only': `import { HashScanClient } from 'hashscan-sms';
+export default { async fetch(request, env) {
+  const client = new HashScanClient({ baseUrl: env.BASE_URL, apiKey: env.API_KEY });
+  return Response.json(await client.scan(new URL(request.url).searchParams.get('hash')));
+} };`,
+  'both clients': `import { HashScanClient, SmsClient } from 'hashscan-sms';
+export default { async fetch(request, env) {
+  const client = new HashScanClient({ baseUrl: env.BASE_URL, apiKey: env.API_KEY });
+  const sms = new SmsClient({ baseUrl: env.SMS_URL, accessKeyId: env.ID, accessKeySecret: env.SECRET });
+  const result = await client.scan(new URL(request.url).searchParams.get('hash'));
+  return Response.json({ result, sent: await sms.send({ phoneNumbers: '1', templateCode: 'T', templateParam: {} }) });
+} };`,
+};
+
+async function workerBundles(): Promise<void> {
+  const dir = `${ROOT}bench/.tmp/cold-start`;
+  // The package installed by name (a link to this repository), so its `sideEffects: false` counts as in a user's build.
+  mkdirSync(`${dir}/node_modules`, { recursive: true });
+  symlinkSync(ROOT, `${dir}/node_modules/hashscan-sms`);
+  console.log('Worker bundles (esbuild as wrangler runs it: bundled, minified, no nodejs_compat):');
+  try {
+    for (const [name, source] of Object.entries(WORKERS)) {
+      const entry = `${dir}/${name.replace(/\W+/g, '-')}.mjs`;
+      writeFileSync(entry, source);
+      const built = await bundleWorker(entry, { compat: false });
+      const bytes = built.outputFiles[0]?.contents ?? new Uint8Array();
+      const inputs = Object.entries(built.metafile.outputs)[0]?.[1].inputs ?? {};
+      const byPackage = new Map<string, number>();
+      for (const [file, { bytesInOutput }] of Object.entries(inputs)) {
+        const pkg =
+          /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(
+            file.replace(/^.*bench\/\.tmp\/cold-start\/node_modules\/hashscan-sms\//, ''),
+          )?.[1] ?? 'hashscan-sms';
+        byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + bytesInOutput);
+      }
+      const parts = [...byPackage]
+        .sort((a, b) => b[1] - a[1])
+        .map(([pkg, size]) => `${pkg} ${(size / 1024).toFixed(0)}`);
+      console.log(
+        `  ${name.padEnd(20)} ${(bytes.length / 1024).toFixed(1)} KiB minified, ${(gzipSync(bytes).length / 1024).toFixed(1)} KiB gzip  (minified KiB: ${parts.join(', ')})`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (!process.argv.includes('--bundles-only')) await coldImport();
+await workerBundles();
