@@ -155,7 +155,7 @@ export class RedisLink {
       const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
         // Decided after the poll phase: a reply that arrived while the event loop was busy is read first,
         // so a loaded process does not take its own lag for a slow Redis.
-        timer = setTimeout(() => setImmediate(resolve, TIMED_OUT), this.timeoutMs);
+        timer = setTimeout(() => afterPoll(() => resolve(TIMED_OUT)), this.timeoutMs);
       });
       const outcome = await Promise.race([Promise.resolve().then(call), timeout]);
       if (outcome === TIMED_OUT) {
@@ -204,4 +204,10 @@ export class RedisLink {
       this.#observers.emit({ type: 'fleet', client: this.#name, state: 'unavailable', code: detail });
     }
   }
+}
+
+/** After the event loop's poll phase where the runtime has `setImmediate`; a Worker without `nodejs_compat` has none. */
+function afterPoll(run: () => void): void {
+  if (typeof globalThis.setImmediate === 'function') globalThis.setImmediate(run);
+  else setTimeout(run, 0);
 }

@@ -6,11 +6,16 @@ import { nodeBuiltin } from '../util/node-builtin.js';
  * `node:fs`, found when a file is first hashed (through `util/node-builtin.ts`): the root entry
  * bundles for a Worker without `nodejs_compat`, where hashing a path has no meaning and throws.
  */
-function fs(): typeof NodeFs {
+function fs(caller = 'hashFile'): typeof NodeFs {
   const found = nodeBuiltin<typeof NodeFs>('node:fs');
   if (found === undefined)
-    throw new TypeError('hashFile: this runtime has no file system (node:fs); hash a stream or a Blob instead');
+    throw new TypeError(`${caller}: this runtime has no file system (node:fs); hash a stream or a Blob instead`);
   return found;
+}
+
+/** Throws the documented `TypeError` where the runtime has no file system, before any buffer is made. */
+export function requireFileSystem(caller: 'hashFile' | 'hashFiles'): void {
+  fs(caller);
 }
 
 import type { DigestSet } from './digests.js';

@@ -1,5 +1,5 @@
 import { checkAlgorithm, checkAlgorithms, DigestSet, type Digests } from './digests.js';
-import { ReadBuffers, readInto } from './file-reader.js';
+import { ReadBuffers, readInto, requireFileSystem } from './file-reader.js';
 import type { HashAlgorithm } from './hash-algorithm.js';
 
 /**
@@ -24,6 +24,7 @@ export async function hashFile(
   path: string,
   algorithm: HashAlgorithm | readonly HashAlgorithm[] = 'sha256',
 ): Promise<string | Digests> {
+  requireFileSystem('hashFile');
   if (Array.isArray(algorithm)) {
     return (await digestFile(path, checkAlgorithms(algorithm, 'hashFile'), new ReadBuffers())).digests;
   }

@@ -1,7 +1,7 @@
 import { SharedAbort } from '../util/abort-like.js';
 import { isValidConcurrency, streamConcurrent } from '../util/concurrency.js';
 import { checkAlgorithms, type Digests } from './digests.js';
-import { ReadBuffers } from './file-reader.js';
+import { ReadBuffers, requireFileSystem } from './file-reader.js';
 import type { HashAlgorithm } from './hash-algorithm.js';
 import { digestFile } from './hash-file.js';
 
@@ -77,6 +77,7 @@ export async function* hashFiles<A extends HashAlgorithm = 'sha256', P extends F
   paths: Iterable<P> | AsyncIterable<P>,
   options: HashFilesOptions<A> = {},
 ): AsyncGenerator<HashedFile<A, P> | UnreadableFile<P>, void, undefined> {
+  requireFileSystem('hashFiles');
   const algorithms = checkAlgorithms(options.algorithms ?? ['sha256'], 'hashFiles');
   const concurrency = options.concurrency ?? 8;
   if (!isValidConcurrency(concurrency))

@@ -45,6 +45,7 @@ export function queuedLookup(
     readonly quiet?: boolean;
     readonly verbose?: boolean;
     readonly sandbox?: boolean;
+    readonly wide?: boolean;
     readonly 'api-key'?: string;
   },
   positionals: readonly string[],
@@ -64,6 +65,7 @@ export function queuedLookup(
       positionals,
       ...output,
       quiet: values.quiet === true,
+      wide: values.wide === true,
       secret: queueSecret(values, context.io.env),
       maxAgeMs: flagNumber(values['max-age'], 'max-age', { min: 1_000, max: RUN_TTL_MS }) ?? RECORD_MAX_AGE_MS,
       redisDownMs: REDIS_DOWN_MS,

@@ -28,6 +28,8 @@ export interface QueuedLookup {
   readonly failOn: 'review' | 'block';
   readonly policy: DecisionPolicy;
   readonly quiet: boolean;
+  /** `--wide`: table cells whole on a terminal too. */
+  readonly wide: boolean;
   /** Seals and checks the workers' results (see `seal.ts`). */
   readonly secret: string;
   /** A recorded result older than this (ms) is asked again. */
@@ -76,11 +78,13 @@ export async function runQueuedLookup(
   let printed = 0;
   let lost: RedisLost | undefined;
   const tally: DecisionTally = { allow: 0, block: 0, review: 0 };
+  // The columns and options of a local run's writer, so queued and local output are the same.
   const writer = createWriter(
     options.format,
-    options.format === 'csv' ? LOOKUP_CSV_COLUMNS : LOOKUP_COLUMNS,
+    options.format === 'table' ? LOOKUP_COLUMNS : LOOKUP_CSV_COLUMNS,
     io.out,
     io.env,
+    { wide: options.wide },
   );
   try {
     const { meta, state } = await watch.until(() => claimRun(redis, options.secret, runId, input.meta, diagnostics));
@@ -148,6 +152,13 @@ export async function runQueuedLookup(
   if (lost !== undefined) {
     diagnostics.line(
       `hashscan-sms: run ${runId}: stopped, ${lost.message} for ${Math.round(options.redisDownMs / 1000)} s: ${printed} of ${input.meta.lines} lines printed; the same command resumes the run`,
+    );
+    return 2;
+  }
+  if (printed !== input.meta.lines) {
+    // The input changed between its reads (a file rewritten during the run): what it covers is not known.
+    diagnostics.line(
+      `hashscan-sms: run ${runId}: ${printed} of ${input.meta.lines} lines printed: the input changed while it was read; run again`,
     );
     return 2;
   }
