@@ -39,6 +39,12 @@ export interface SmsLimitsStats {
   readonly refusedUnavailable: number;
   /** Sends and refunds this replica still has to write to Redis once it answers. */
   readonly pending: number;
+  /**
+   * Replies of the shared count out of range (a counter with no expiry or one
+   * beyond its window, below zero, not a whole number, of another type):
+   * never obeyed, each a Redis failure the limits step aside from.
+   */
+  readonly outOfRange: number;
 }
 
 /** Where the fleet's limits live in Redis. */
@@ -65,7 +71,7 @@ interface PendingOp {
   running: boolean;
 }
 
-/** Operations kept for Redis at most; the oldest is dropped beyond it. */
+/** Operations kept for Redis at most: the oldest refund goes first, a send never (new sends are refused instead). */
 const MAX_PENDING = 1_000;
 const UNAVAILABLE_REFUSAL = Symbol('limits unavailable');
 
@@ -94,7 +100,9 @@ export class SendLimits {
   private constructor(rules: ResolvedLimits, store: LimitsStore | undefined, observers: Observers) {
     this.#rules = rules;
     this.#observers = observers;
-    this.#shared = store === undefined ? undefined : new SharedCounts(store.link, `${store.keyPrefix}:limits`);
+    // Their own link: a forged pause, quota or lock does not switch the limits off, nor a forged counter those.
+    this.#shared =
+      store === undefined ? undefined : new SharedCounts(store.link.sibling(), `${store.keyPrefix}:limits`);
     this.#keyPrefix = store === undefined ? 'limits' : `${store.keyPrefix}:limits`;
   }
 
@@ -109,7 +117,7 @@ export class SendLimits {
   }
 
   stats(): SmsLimitsStats {
-    return { ...this.#stats, pending: this.#pending.size };
+    return { ...this.#stats, pending: this.#pending.size, outOfRange: this.#shared?.outOfRange ?? 0 };
   }
 
   /**
@@ -173,7 +181,8 @@ export class SendLimits {
     this.#stats.storeFailures += 1;
     // A take that got no reply in time may still run; its late reply still tells this replica the count.
     if (attempt.state === 'in-doubt') this.#onLate(attempt.late, wants, token);
-    const maybeShared = attempt.state !== 'skipped';
+    // An answer out of range came from a script that wrote nothing.
+    const maybeShared = attempt.state === 'in-doubt';
     if (this.#rules.onStoreFailure === 'refuse') {
       if (maybeShared) this.#keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
       return UNAVAILABLE_REFUSAL;
@@ -183,7 +192,8 @@ export class SendLimits {
       if (maybeShared) this.#keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
       return UNAVAILABLE_REFUSAL;
     }
-    const refusal = this.#local.take(wants);
+    // A send Redis has not recorded is never forgotten: with no room to keep one more, none goes.
+    const refusal = this.#makeRoom() ? this.#local.take(wants) : UNAVAILABLE_REFUSAL;
     if (refusal !== undefined) {
       if (maybeShared) this.#keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
       return refusal;
@@ -230,12 +240,23 @@ export class SendLimits {
     );
   }
 
+  /** Whether one more operation fits, once the oldest refund (never a send) made room for it. */
+  #makeRoom(): boolean {
+    if (this.#pending.size < MAX_PENDING) return true;
+    for (const [token, op] of this.#pending) {
+      if (op.kind === 'refund') {
+        // Points that stay in Redis only refuse sends until their window ends.
+        this.#drop(token);
+        return true;
+      }
+    }
+    return false;
+  }
+
   #keep(token: string, op: PendingOp): void {
     this.#drop(token);
-    if (this.#pending.size >= MAX_PENDING) {
-      const oldest = this.#pending.keys().next().value;
-      if (oldest !== undefined) this.#drop(oldest);
-    }
+    // Full of sends Redis has not recorded: a refund is the one left out.
+    if (!this.#makeRoom()) return;
     this.#pending.set(token, op);
     if (op.kind === 'record') this.#count(op.wants, 1);
   }
