@@ -123,6 +123,8 @@ describeWithRedis('SmsClient limits: their own step aside, lowered limits, and s
       expect(refused).toMatchObject({ code: 'LIMITS_UNAVAILABLE', outcome: 'not_sent' });
       expect(refused.retryAfterMs).toBeLessThanOrEqual(1_000);
     }
+    // The two sends after the first did not run the script again.
+    expect(e.sms.stats().fleet?.redisSkipped).toBe(2);
     expect(e.sms.stats().limits).toMatchObject({ outOfRange: 1, storeFailures: 3, refusedUnavailable: 3 });
     expect(sentTo('13600000031')).toBe(1);
   }, 30_000);
