@@ -35,7 +35,10 @@ describeWithRedis('SmsClient limits: their own step aside, lowered limits, and s
     redis.on('error', () => {});
     clients.push(redis);
     await new Promise((resolve) => redis.once('ready', resolve));
+    const lines: string[] = [];
+    const push = (line: string) => void lines.push(line);
     const sms = new SmsClient({
+      logger: { debug: () => {}, info: push, warn: push, error: push },
       accessKeyId: sandbox.accessKeyId,
       accessKeySecret: sandbox.accessKeySecret,
       baseUrl: sandbox.smsUrl,
@@ -57,7 +60,7 @@ describeWithRedis('SmsClient limits: their own step aside, lowered limits, and s
       return key;
     };
     const pauseKey = async () => `${(await counter('*')).split(':limits:')[0]}:pause`;
-    return { sms, send, refusal, counter, pauseKey, redis, prefix };
+    return { sms, send, refusal, counter, pauseKey, redis, prefix, lines };
   }
 
   const sentTo = (number: string) => sandbox.messages.filter((m) => m.phoneNumbers.includes(number)).length;
@@ -126,6 +129,7 @@ describeWithRedis('SmsClient limits: their own step aside, lowered limits, and s
     // The two sends after the first did not run the script again.
     expect(e.sms.stats().fleet?.redisSkipped).toBe(2);
     expect(e.sms.stats().limits).toMatchObject({ outOfRange: 1, storeFailures: 3, refusedUnavailable: 3 });
+    expect(e.lines.filter((line) => line.includes('LIMIT_OUT_OF_RANGE'))).toHaveLength(1);
     expect(sentTo('13600000031')).toBe(1);
   }, 30_000);
 
