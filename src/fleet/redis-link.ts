@@ -7,8 +7,9 @@ import { errorCode } from '../util/error-code.js';
 /*
  * The fleet's one way to Redis: the application's own client (node-redis v5+
  * or ioredis), spoken to in raw commands so both look the same, every call
- * bounded in time and never throwing. A failure makes the whole fleet room
- * step aside for a moment (each replica on its own, as without `fleet`),
+ * bounded in time and never throwing. A failure makes the link step aside
+ * for a moment (each replica on its own, as without `fleet`; the sending
+ * limits have a sibling link that steps aside on its own),
  * reported once through the observer seam (`fleet` events: the logger
  * writes them), and once again when Redis answers.
  */
@@ -108,15 +109,20 @@ export class RedisLink {
   readonly #name: ClientName;
   #resumeAt = Number.NEGATIVE_INFINITY;
   #down = false;
-  readonly counters: LinkCounters = { errors: 0, skipped: 0, outOfRange: 0 };
+  readonly counters: LinkCounters;
 
-  constructor(client: FleetRedisClient, options: { timeoutMs: number; observers: Observers; name: ClientName }) {
+  constructor(
+    client: FleetRedisClient,
+    options: { timeoutMs: number; observers: Observers; name: ClientName; counters?: LinkCounters },
+  ) {
     this.kind = redisKind(client);
     this.client = client;
     this.timeoutMs = options.timeoutMs;
     this.#observers = options.observers;
     this.#name = options.name;
-    if (queuesOffline(client, this.kind)) {
+    this.counters = options.counters ?? { errors: 0, skipped: 0, outOfRange: 0 };
+    // A sibling was checked (and warned about) with its first link.
+    if (options.counters === undefined && queuesOffline(client, this.kind)) {
       const setting = this.kind === 'ioredis' ? 'enableOfflineQueue: false' : 'disableOfflineQueue: true';
       // Whatever logger is set (the default is silent): once per process, as Node's own warnings.
       warnOnce(
@@ -127,6 +133,20 @@ export class RedisLink {
         this.#observers.emit({ type: 'fleet:offline-queue', client: this.#name, setting });
       }
     }
+  }
+
+  /**
+   * A link over the same client, counted in the same counters, that steps
+   * aside on its own: a feature whose keys are out of range (a forged pause)
+   * does not switch off another's (the sending limits).
+   */
+  sibling(): RedisLink {
+    return new RedisLink(this.client, {
+      timeoutMs: this.timeoutMs,
+      observers: this.#observers,
+      name: this.#name,
+      counters: this.counters,
+    });
   }
 
   /** Whether the link is backing off (each replica on its own meanwhile). */

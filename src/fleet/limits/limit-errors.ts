@@ -27,7 +27,7 @@ export function unavailableError(option: string): SmsError {
   return new SmsError({
     code: 'LIMITS_UNAVAILABLE',
     outcome: 'not_sent',
-    message: `the shared count of ${option} could not be read or has not recorded this phone number's last send yet (the fleet's Redis failed, was slow, or holds a value out of range); nothing was sent. Try again in ${FLEET_BACKOFF_MS} ms`,
+    message: `the shared count of ${option} could not be read or has not recorded this phone number's last send yet (the fleet's Redis failed, was slow, or holds a value out of range; or too many sends wait to be recorded); nothing was sent. Try again in ${FLEET_BACKOFF_MS} ms`,
     retryAfterMs: FLEET_BACKOFF_MS,
   });
 }

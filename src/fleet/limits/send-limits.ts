@@ -6,6 +6,7 @@ import { limitedError, unavailableError } from './limit-errors.js';
 import type { ResolvedLimits, SmsLimitsOptions } from './limits-options.js';
 import { resolveLimits } from './limits-options.js';
 import { type LimitRefusal, LocalCounts, refusalOf, type Want } from './local-counts.js';
+import { PendingWrites } from './pending-writes.js';
 import { SharedCounts, settled, type TakeMode, type TakeReply } from './shared-counts.js';
 
 /*
@@ -39,6 +40,12 @@ export interface SmsLimitsStats {
   readonly refusedUnavailable: number;
   /** Sends and refunds this replica still has to write to Redis once it answers. */
   readonly pending: number;
+  /**
+   * Replies of the shared count out of range (a counter with no expiry or one
+   * beyond its window, below zero, not a whole number, of another type):
+   * never obeyed, each a Redis failure the limits step aside from.
+   */
+  readonly outOfRange: number;
 }
 
 /** Where the fleet's limits live in Redis. */
@@ -57,16 +64,6 @@ interface Admission {
   readonly maybeShared: boolean;
 }
 
-interface PendingOp {
-  readonly kind: 'record' | 'refund';
-  readonly wants: readonly Want[];
-  /** A refund lowers this replica's count once Redis confirmed it. */
-  readonly creditLocal: boolean;
-  running: boolean;
-}
-
-/** Operations kept for Redis at most; the oldest is dropped beyond it. */
-const MAX_PENDING = 1_000;
 const UNAVAILABLE_REFUSAL = Symbol('limits unavailable');
 
 /** The sending limits of one `SmsClient`: in process, or shared through the fleet's Redis. */
@@ -76,9 +73,7 @@ export class SendLimits {
   readonly #shared: SharedCounts | undefined;
   readonly #keyPrefix: string;
   readonly #observers: Observers;
-  readonly #pending = new Map<string, PendingOp>();
-  /** Phone-number counters with a send this replica let through that Redis has not recorded yet. */
-  readonly #unrecorded = new Map<string, number>();
+  readonly #pending = new PendingWrites();
   readonly #stats = { allowed: 0, refused: 0, storeFailures: 0, allowedLocally: 0, refusedUnavailable: 0 };
 
   /** `limits` (or the deprecated `fleet.limits`) as limits, or none. */
@@ -94,7 +89,9 @@ export class SendLimits {
   private constructor(rules: ResolvedLimits, store: LimitsStore | undefined, observers: Observers) {
     this.#rules = rules;
     this.#observers = observers;
-    this.#shared = store === undefined ? undefined : new SharedCounts(store.link, `${store.keyPrefix}:limits`);
+    // Their own link: a forged pause, quota or lock does not switch the limits off, nor a forged counter those.
+    this.#shared =
+      store === undefined ? undefined : new SharedCounts(store.link.sibling(), `${store.keyPrefix}:limits`);
     this.#keyPrefix = store === undefined ? 'limits' : `${store.keyPrefix}:limits`;
   }
 
@@ -109,7 +106,7 @@ export class SendLimits {
   }
 
   stats(): SmsLimitsStats {
-    return { ...this.#stats, pending: this.#pending.size };
+    return { ...this.#stats, pending: this.#pending.size, outOfRange: this.#shared?.outOfRange ?? 0 };
   }
 
   /**
@@ -173,22 +170,24 @@ export class SendLimits {
     this.#stats.storeFailures += 1;
     // A take that got no reply in time may still run; its late reply still tells this replica the count.
     if (attempt.state === 'in-doubt') this.#onLate(attempt.late, wants, token);
-    const maybeShared = attempt.state !== 'skipped';
+    // An answer out of range came from a script that wrote nothing.
+    const maybeShared = attempt.state === 'in-doubt';
     if (this.#rules.onStoreFailure === 'refuse') {
-      if (maybeShared) this.#keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
+      if (maybeShared) this.#pending.keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
       return UNAVAILABLE_REFUSAL;
     }
     // At most one message per phone number that Redis has not recorded, on this replica's own count.
-    if (wants.some((want) => want.rule.limit !== 'dailyBudget' && this.#unrecorded.has(want.key))) {
-      if (maybeShared) this.#keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
+    if (this.#pending.unrecorded(wants)) {
+      if (maybeShared) this.#pending.keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
       return UNAVAILABLE_REFUSAL;
     }
-    const refusal = this.#local.take(wants);
+    // A send Redis has not recorded is never forgotten: with no room to keep one more, none goes.
+    const refusal = this.#pending.makeRoom() ? this.#local.take(wants) : UNAVAILABLE_REFUSAL;
     if (refusal !== undefined) {
-      if (maybeShared) this.#keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
+      if (maybeShared) this.#pending.keep(token, { kind: 'refund', wants, creditLocal: false, running: false });
       return refusal;
     }
-    this.#keep(token, { kind: 'record', wants, creditLocal: false, running: false });
+    this.#pending.keep(token, { kind: 'record', wants, creditLocal: false, running: false });
     return { wants, token, via: 'local', maybeShared };
   }
 
@@ -201,13 +200,13 @@ export class SendLimits {
     }
     if (admission.via === 'local') {
       // Never write to Redis a send that did not happen.
-      this.#drop(token);
+      this.#pending.drop(token);
       if (!admission.maybeShared) {
         this.#local.giveBack(wants);
         return;
       }
     }
-    this.#keep(token, { kind: 'refund', wants, creditLocal: true, running: false });
+    this.#pending.keep(token, { kind: 'refund', wants, creditLocal: true, running: false });
     this.#replay();
   }
 
@@ -224,48 +223,22 @@ export class SendLimits {
       (reply) => {
         this.#mirror(wants, reply);
         // Taken by that late run: Redis has recorded the send (a refund by token still finds it).
-        if (reply.kind === 'taken' && this.#pending.get(token)?.kind === 'record') this.#drop(token);
+        if (reply.kind === 'taken' && this.#pending.get(token)?.kind === 'record') this.#pending.drop(token);
       },
       () => {},
     );
-  }
-
-  #keep(token: string, op: PendingOp): void {
-    this.#drop(token);
-    if (this.#pending.size >= MAX_PENDING) {
-      const oldest = this.#pending.keys().next().value;
-      if (oldest !== undefined) this.#drop(oldest);
-    }
-    this.#pending.set(token, op);
-    if (op.kind === 'record') this.#count(op.wants, 1);
-  }
-
-  #drop(token: string): void {
-    const op = this.#pending.get(token);
-    if (op === undefined) return;
-    this.#pending.delete(token);
-    if (op.kind === 'record') this.#count(op.wants, -1);
-  }
-
-  #count(wants: readonly Want[], delta: number): void {
-    for (const want of wants) {
-      if (want.rule.limit === 'dailyBudget') continue;
-      const next = (this.#unrecorded.get(want.key) ?? 0) + delta;
-      if (next <= 0) this.#unrecorded.delete(want.key);
-      else this.#unrecorded.set(want.key, next);
-    }
   }
 
   /** Writes what Redis has not recorded yet (sends made on this replica's count, refunds), never waiting. */
   #replay(): void {
     const shared = this.#shared;
     if (shared === undefined || this.#pending.size === 0 || shared.down) return;
-    for (const [token, op] of this.#pending) {
+    for (const [token, op] of this.#pending.entries()) {
       if (op.running) continue;
       op.running = true;
       const settle = (done: boolean): void => {
         op.running = false;
-        if (done && this.#pending.get(token) === op) this.#drop(token);
+        if (done && this.#pending.get(token) === op) this.#pending.drop(token);
       };
       if (op.kind === 'record') {
         void settled(shared.take(op.wants, token, 'record' satisfies TakeMode)).then((reply) => {

@@ -7,8 +7,10 @@ import type { Want } from './local-counts.js';
  * marks the send's token: the same take run twice (a late reply, a replay
  * after an outage) counts once, and a refund by token gives back only what
  * that token took. The script reads every counter before it writes: a value
- * out of range (not a whole number, above the limit, no expiry or one
- * beyond the window) is reported, never obeyed and never written over.
+ * out of range (not a whole number, below zero, of another type, no expiry
+ * or one beyond the window) is reported, never obeyed and never written
+ * over. A whole count above the limit with an expiry within the window is
+ * what a lowered limit leaves behind: it reads as "at the limit".
  */
 
 const TAKE = `
@@ -17,14 +19,16 @@ local counts, ttls = {}, {}
 for i = 1, n do
   local max = tonumber(ARGV[3 * i])
   local window = tonumber(ARGV[3 * i + 1])
-  local raw = redis.call('GET', KEYS[i])
+  local raw = redis.pcall('GET', KEYS[i])
+  if type(raw) == 'table' then return {-1, i} end
   local ttl = redis.call('PTTL', KEYS[i])
   local count = 0
   if raw then
     count = tonumber(raw)
-    if count == nil or count ~= math.floor(count) or count < 0 or count > max or ttl < 1 or ttl > window then
+    if count == nil or count ~= math.floor(count) or count < 0 or ttl < 1 or ttl > window then
       return {-1, i}
     end
+    if count > max then count = max end
   else
     ttl = 0
   end
@@ -79,7 +83,7 @@ return 1
 /** How long a send's token lives: a late reply, a refund or a replay within it counts once. */
 const TOKEN_MS = 15 * 60_000;
 
-/** What Redis answered to a take: `taken` (now, or already by the same token), `refused`, or a value out of range. */
+/** What Redis answered to a take: `taken` (now, or already by the same token), `refused`, or a value out of range (reported to the link). */
 export type TakeReply =
   | { readonly kind: 'taken' | 'refused'; readonly counts: readonly number[]; readonly ttls: readonly number[] }
   | { readonly kind: 'invalid' };
@@ -103,6 +107,9 @@ export class SharedCounts {
     this.#keyPrefix = keyPrefix;
   }
 
+  /** Replies out of range (a forged counter, a reply no script could make), each a Redis failure. */
+  outOfRange = 0;
+
   /** Whether the link is stepping aside after a failure. */
   get down(): boolean {
     return this.#link.down;
@@ -121,7 +128,15 @@ export class SharedCounts {
         String(TOKEN_MS),
         ...args,
       ],
-      (reply) => takeReply(reply, wants),
+      (reply) => {
+        const checked = takeReply(reply, wants);
+        if (checked.kind === 'invalid') {
+          // Never obeyed: a failure of Redis, stepped aside from as from a dead one (only the limits' link).
+          this.outOfRange += 1;
+          this.#link.outOfRange('LIMIT_OUT_OF_RANGE');
+        }
+        return checked;
+      },
     );
   }
 

@@ -98,7 +98,7 @@ describe('SmsClient limits without a fleet', () => {
       ['held', 'heldMs', 'pausesReported', 'redisErrors', 'redisSkipped', 'sendsLimited'].sort(),
     );
     expect(Object.keys(sms.stats().limits ?? {}).sort()).toEqual(
-      ['allowed', 'allowedLocally', 'pending', 'refused', 'refusedUnavailable', 'storeFailures'].sort(),
+      ['allowed', 'allowedLocally', 'outOfRange', 'pending', 'refused', 'refusedUnavailable', 'storeFailures'].sort(),
     );
   });
 });
