@@ -234,11 +234,11 @@ export class HashScanClient {
 
   /**
    * Joins the lookup of `query` already under way, or starts it. The budget
-   * (the call's, else the client's) starts here, shared by the store, the
-   * fleet's wait and the attempts.
+   * (the call's, else with a shared store the client's) starts here, shared by
+   * the store, the fleet's wait and the attempts (without a store, attempts start now).
    */
   #share(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number, trace?: ScanTrace) {
-    const budget = totalTimeoutMs ?? this.#totalTimeoutMs;
+    const budget = totalTimeoutMs ?? (this.#cache?.shared === true ? this.#totalTimeoutMs : undefined);
     const wait = budget === undefined ? undefined : withBudget(signal, budget);
     const waitSignal = wait === undefined ? signal : wait.signal;
     const result = this.#inFlight.run(
