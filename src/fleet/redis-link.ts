@@ -164,9 +164,13 @@ export class RedisLink {
     return this.#send(args);
   }
 
-  /** Any call on the client (a rate limiter's), bounded the same way. */
-  async run<T>(call: () => Promise<T>): Promise<T | Unavailable> {
-    if (performance.now() < this.#resumeAt) {
+  /**
+   * Any call on the client (a rate limiter's), bounded the same way.
+   * `undoing`: a call that undoes one that may have run (a lock's release)
+   * is made even while the link steps aside.
+   */
+  async run<T>(call: () => Promise<T>, undoing = false): Promise<T | Unavailable> {
+    if (!undoing && performance.now() < this.#resumeAt) {
       this.counters.skipped += 1;
       return UNAVAILABLE;
     }

@@ -57,16 +57,22 @@ export class FleetLookups {
   ): Promise<T> {
     const key = this.#keyPrefix + hash;
     const token = randomUUID();
-    const claimed = await this.#link.command(['SET', key, token, 'PX', String(this.#waitMs), 'NX']);
-    if (claimed === 'OK') {
-      this.counters.owned += 1;
+    let sent = false;
+    const claimed = await this.#link.run(() => {
+      sent = true;
+      return this.#link.raw(['SET', key, token, 'PX', String(this.#waitMs), 'NX']);
+    });
+    if (claimed === UNAVAILABLE && !sent) return ask();
+    if (claimed === 'OK' || claimed === UNAVAILABLE) {
+      if (claimed === 'OK') this.counters.owned += 1;
       try {
         return await ask();
       } finally {
-        void this.#link.command(['EVAL', RELEASE_SCRIPT, '1', key, token]);
+        // A claim that failed or timed out may still have taken the lock: released by token all the same,
+        // even while the link steps aside after that failure, so other replicas do not wait `lookupWaitMs`.
+        void this.#link.run(() => this.#link.raw(['EVAL', RELEASE_SCRIPT, '1', key, token]), true);
       }
     }
-    if (claimed === UNAVAILABLE) return ask();
     const answer = await this.#await(key, poll, signal);
     if (answer !== undefined) {
       this.counters.joined += 1;

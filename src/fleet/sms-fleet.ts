@@ -52,8 +52,19 @@ export class SmsFleet {
 
   /** The fleet counters that mean something for sends: the link's, the shared gate's, the limits' refusals. */
   stats(): SmsFleetStats {
-    const { redisErrors, redisSkipped, held, heldMs, pausesReported } = this.#fleet.stats();
-    return { redisErrors, redisSkipped, held, heldMs, pausesReported, sendsLimited: this.#sendsLimited() };
+    const { redisErrors, redisSkipped, redisOutOfRange, held, heldMs, holding, pausedUntil, pausesReported } =
+      this.#fleet.stats();
+    return {
+      redisErrors,
+      redisSkipped,
+      redisOutOfRange,
+      held,
+      heldMs,
+      holding,
+      pausedUntil,
+      pausesReported,
+      sendsLimited: this.#sendsLimited(),
+    };
   }
 }
 
@@ -73,10 +84,16 @@ export interface SmsFleetStats {
   readonly redisErrors: number;
   /** Redis calls not made while the fleet stepped aside after a failure. */
   readonly redisSkipped: number;
+  /** Values read from Redis out of range (a forged pause or quota counter): never obeyed, also in `redisErrors`. */
+  readonly redisOutOfRange: number;
   /** Attempts held by the fleet's pause or quota. */
   readonly held: number;
   /** How long those attempts were held in all, in ms. */
   readonly heldMs: number;
+  /** Sends held by the fleet's pause or quota right now (a forged pause holds sends too). */
+  readonly holding: number;
+  /** When the fleet's pause, as this replica last read it, ends (ms since the epoch); `undefined` when none is in force. */
+  readonly pausedUntil: number | undefined;
   /** `429` pauses this replica told the fleet about. */
   readonly pausesReported: number;
   /** Sends refused by `limits` (`SEND_LIMITED`), none of them sent (the same as `stats().limits.refused`). */

@@ -7,7 +7,7 @@ import { observeOperation } from '../observe/operation.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import { clientObservers } from '../telemetry/publishers.js';
-import { withBudget } from '../transport/call/deadline.js';
+import { type Deadline, startDeadline, withBudget } from '../transport/call/deadline.js';
 import { Transport } from '../transport/call/transport.js';
 import { type ClientDefaults, resolveTransportSettings } from '../transport/settings/client-options.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings/settings-summary.js';
@@ -60,6 +60,7 @@ export class HashScanClient {
   readonly #redact: Redactor;
   readonly #cache: VerdictCache | undefined;
   readonly #fleet: Fleet | undefined;
+  readonly #totalTimeoutMs: number | undefined;
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
   readonly #summary: TransportSummary & { readonly allowedExtraFields: readonly string[] };
@@ -77,6 +78,7 @@ export class HashScanClient {
     const observers = clientObservers(options, { client: 'hashscan', baseUrl: () => this.baseUrl, owner: this }, key);
     const settings = resolveTransportSettings(options, HASHSCAN_DEFAULTS, key, observers);
     this.#observers = settings.observers;
+    this.#totalTimeoutMs = settings.totalTimeoutMs;
     this.baseUrl = settings.baseUrl;
     if (options.sourceId !== undefined && (typeof options.sourceId !== 'string' || options.sourceId === '')) {
       throw new ConfigurationError('sourceId', 'must be a non-empty string');
@@ -230,19 +232,18 @@ export class HashScanClient {
     }
   }
 
-  /** Joins the lookup of `query` already under way, or starts it; waits at most `totalTimeoutMs`. */
-  #share(
-    query: NormalizedHash,
-    signal: AbortLike | undefined,
-    totalTimeoutMs?: number,
-    trace?: ScanTrace,
-  ): Promise<ScanResult> {
-    // Without a budget the caller's signal is used as is: nothing to set up or dispose.
-    const wait = totalTimeoutMs === undefined ? undefined : withBudget(signal, totalTimeoutMs);
+  /**
+   * Joins the lookup of `query` already under way, or starts it. The budget
+   * (the call's, else with a shared store the client's) starts here, shared by
+   * the store, the fleet's wait and the attempts (without a store, attempts start now).
+   */
+  #share(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number, trace?: ScanTrace) {
+    const budget = totalTimeoutMs ?? (this.#cache?.shared === true ? this.#totalTimeoutMs : undefined);
+    const wait = budget === undefined ? undefined : withBudget(signal, budget);
     const waitSignal = wait === undefined ? signal : wait.signal;
     const result = this.#inFlight.run(
       query.hash,
-      (shared, progress) => this.#lookup(query, shared, progress, totalTimeoutMs, trace),
+      (shared, progress) => this.#lookup(query, shared, progress, startDeadline(budget), trace),
       waitSignal,
       ({ attempts }) => callerAbortError(query.hash, attempts, waitSignal?.reason),
     );
@@ -266,17 +267,17 @@ export class HashScanClient {
     query: NormalizedHash,
     signal: AbortLike,
     progress: SharedProgress,
-    totalTimeoutMs: number | undefined,
+    deadline: Deadline | undefined,
     trace: ScanTrace | undefined,
   ): Promise<ScanResult> {
     if (trace !== undefined) trace.progress = progress;
     // The shared store is asked inside the shared operation: concurrent callers cost one store read.
     // Without a store nothing is awaited: a lookup pays for no tick it does not need.
     const recalled = this.#cache?.recall(query);
-    if (recalled === undefined) return this.#ask(query, signal, progress, totalTimeoutMs, trace);
+    if (recalled === undefined) return this.#ask(query, signal, progress, deadline, trace);
     return recalled.then((stored) => {
       if (trace !== undefined) trace.level(stored === undefined ? 'miss' : 'hit', 'shared');
-      const ask = () => this.#ask(query, signal, progress, totalTimeoutMs, trace);
+      const ask = () => this.#ask(query, signal, progress, deadline, trace);
       return stored ?? this.#fleet?.lookups?.run(query.hash, ask, () => this.#cache?.poll(query), signal) ?? ask();
     });
   }
@@ -286,10 +287,10 @@ export class HashScanClient {
     query: NormalizedHash,
     signal: AbortLike,
     progress: SharedProgress,
-    totalTimeoutMs: number | undefined,
+    deadline: Deadline | undefined,
     trace: ScanTrace | undefined,
   ): Promise<ScanResult> {
-    const exchange = new LookupExchange(this.#lookups, query, progress, signal, totalTimeoutMs, trace?.op);
+    const exchange = new LookupExchange(this.#lookups, query, progress, signal, deadline, trace?.op);
     const sent = this.#transport.send(exchange);
     const cache = this.#cache;
     if (cache === undefined) return sent;

@@ -3,6 +3,7 @@ import type { NormalizedHash } from '../hashing/hash-algorithm.js';
 import type { ScanOperation } from '../observe/events.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
+import type { Deadline } from '../transport/call/deadline.js';
 import type {
   Exchange,
   ExtraRound,
@@ -48,7 +49,8 @@ export class LookupExchange implements Exchange<ScanResult>, InterpretContext, K
     readonly query: NormalizedHash,
     progress: SharedProgress,
     readonly signal: AbortLike,
-    readonly totalTimeoutMs: number | undefined,
+    /** The lookup's deadline, started before the shared store and the fleet's wait: attempts get what is left. */
+    readonly deadline: Deadline | undefined,
     readonly op: ScanOperation | undefined = undefined,
   ) {
     this.#settings = settings;

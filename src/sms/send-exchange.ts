@@ -3,6 +3,7 @@ import type { SendOperation } from '../observe/events.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import type { SecretSet } from '../secrets/secret-set.js';
+import type { Deadline } from '../transport/call/deadline.js';
 import type { Exchange } from '../transport/call/exchange.js';
 import type { ClockOffset } from './clock-offset.js';
 import { interpretSendResponse } from './interpret-response.js';
@@ -103,8 +104,8 @@ export interface SendCall {
   readonly params: SendSmsParams;
   readonly state: SendState;
   readonly signal: AbortSignal | undefined;
-  /** This send's budget, the client's `totalTimeoutMs` when not overridden. */
-  readonly totalTimeoutMs: number | undefined;
+  /** This send's budget, started in `send()` before the limits check: attempts get what is left. */
+  readonly deadline: Deadline | undefined;
   readonly op: SendOperation | undefined;
 }
 
@@ -179,7 +180,7 @@ export function sendExchange(deps: SendDeps, call: SendCall): Exchange<SendSmsRe
       return changed.then((yes) => (yes ? 'refresh' : undefined));
     },
     signal,
-    totalTimeoutMs: call.totalTimeoutMs,
+    deadline: call.deadline,
     op: call.op,
     operation: 'send',
   };

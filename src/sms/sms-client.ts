@@ -8,6 +8,7 @@ import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import { SecretSet } from '../secrets/secret-set.js';
 import { clientObservers } from '../telemetry/publishers.js';
+import { startDeadline } from '../transport/call/deadline.js';
 import { Transport } from '../transport/call/transport.js';
 import {
   type ClientDefaults,
@@ -20,8 +21,9 @@ import { INSPECT, inspectWith } from '../util/inspect.js';
 import { ClockOffset } from './clock-offset.js';
 import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
-import { newSendState, type SendDeps, sendExchange } from './send-exchange.js';
-import { type CheckedSendOptions, checkSendOptions, type SendSmsOptions } from './send-options.js';
+import { limitCall } from './send-budget.js';
+import { newSendState, type SendCall, type SendDeps, sendExchange } from './send-exchange.js';
+import { checkSendOptions, type SendSmsOptions } from './send-options.js';
 import { type SendSmsParams, type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
 import {
@@ -223,12 +225,16 @@ export class SmsClient {
    * @throws {SmsError} for every other outcome; read `code` and `outcome`.
    */
   async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
-    const checked = checkSendOptions(options, this.method);
+    const { method, signal, totalTimeoutMs } = checkSendOptions(options, this.method);
     const params = toSendParams(request);
-    return this.#limits?.guard(params.PhoneNumbers, () => this.#send(params, checked)) ?? this.#send(params, checked);
+    // The budget starts here: the limits check and the attempts share it.
+    const deadline = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
+    const send = () => this.#send(params, { method, signal, deadline });
+    if (this.#limits === undefined) return send();
+    return this.#limits.guard(params.PhoneNumbers, send, limitCall(deadline, signal, this.#redact));
   }
 
-  async #send(params: SendSmsParams, { method, signal, totalTimeoutMs }: CheckedSendOptions): Promise<SendSmsResult> {
+  async #send(params: SendSmsParams, call: Pick<SendCall, 'method' | 'signal' | 'deadline'>): Promise<SendSmsResult> {
     const state = newSendState();
     const observers = this.#observers;
     const op: SendOperation | undefined = observers.active
@@ -237,17 +243,10 @@ export class SmsClient {
           operation: 'send',
           phoneCount: params.PhoneNumbers.split(',').length,
           templateCode: params.TemplateCode,
-          method,
+          method: call.method,
         }
       : undefined;
-    const exchange = sendExchange(this.#deps, {
-      method,
-      params,
-      state,
-      signal,
-      totalTimeoutMs: totalTimeoutMs ?? this.#totalTimeoutMs,
-      op,
-    });
+    const exchange = sendExchange(this.#deps, { ...call, params, state, op });
     if (op === undefined) return this.#transport.send(exchange);
     return observeOperation(observers, op, { attempts: () => state.attempts }, () => this.#transport.send(exchange));
   }

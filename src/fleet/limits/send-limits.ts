@@ -2,12 +2,13 @@ import { SmsError } from '../../errors/sms-error.js';
 import type { Observers } from '../../observe/observers.js';
 import { createDigest, randomUUID, toBase64Url } from '../../util/crypto.js';
 import { FLEET_BACKOFF_MS, type RedisLink } from '../redis-link.js';
+import { admitWithin, type LimitCall } from './limit-call.js';
 import { limitedError, unavailableError } from './limit-errors.js';
 import type { ResolvedLimits, SmsLimitsOptions } from './limits-options.js';
 import { resolveLimits } from './limits-options.js';
 import { type LimitRefusal, LocalCounts, refusalOf, type Want } from './local-counts.js';
 import { PendingWrites } from './pending-writes.js';
-import { SharedCounts, settled, type TakeMode, type TakeReply } from './shared-counts.js';
+import { type CallBound, SharedCounts, settled, type TakeMode, type TakeReply } from './shared-counts.js';
 
 /*
  * The accounting of the sending limits (docs/sms-limits.md). A refund is
@@ -65,6 +66,7 @@ interface Admission {
 }
 
 const UNAVAILABLE_REFUSAL = Symbol('limits unavailable');
+type Admitted = Admission | LimitRefusal | typeof UNAVAILABLE_REFUSAL;
 
 /** The sending limits of one `SmsClient`: in process, or shared through the fleet's Redis. */
 export class SendLimits {
@@ -113,10 +115,13 @@ export class SendLimits {
    * Runs `send` if the limits admit one message to each of `phoneNumbers`
    * (the comma-separated parameter); a refusal rejects with `SEND_LIMITED`
    * (or `LIMITS_UNAVAILABLE`) and sends nothing. A send that surely went
-   * nowhere (`not_sent`, `rejected`) gives its share back.
+   * nowhere (`not_sent`, `rejected`) gives its share back. The check runs
+   * within `call`'s budget and signal (see {@link admitWithin}).
    */
-  async guard<T>(phoneNumbers: string, send: () => Promise<T>): Promise<T> {
-    const admission = await this.#admit(phoneNumbers.split(','));
+  async guard<T>(phoneNumbers: string, send: () => Promise<T>, call?: LimitCall): Promise<T> {
+    const admission = await admitWithin(call, this.#admit.bind(this, phoneNumbers.split(',')), (admitted) => {
+      if (admitted !== UNAVAILABLE_REFUSAL && !('limit' in admitted)) this.#refund(admitted);
+    });
     if (admission === UNAVAILABLE_REFUSAL) {
       this.#stats.refusedUnavailable += 1;
       this.#emitLimited('unavailable', FLEET_BACKOFF_MS);
@@ -152,7 +157,7 @@ export class SendLimits {
     return wants;
   }
 
-  async #admit(phoneNumbers: readonly string[]): Promise<Admission | LimitRefusal | typeof UNAVAILABLE_REFUSAL> {
+  async #admit(phoneNumbers: readonly string[], bound?: CallBound): Promise<Admitted> {
     const wants = this.#wants(phoneNumbers);
     const token = randomUUID();
     const shared = this.#shared;
@@ -160,7 +165,7 @@ export class SendLimits {
       return this.#local.take(wants) ?? { wants, token, via: 'counted', maybeShared: false };
     }
     this.#replay();
-    const attempt = await shared.take(wants, token, 'take');
+    const attempt = await shared.take(wants, token, 'take', bound);
     if (attempt.state === 'answered' && attempt.value.kind !== 'invalid') {
       const reply = attempt.value;
       this.#mirror(wants, reply);

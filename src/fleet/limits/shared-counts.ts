@@ -1,3 +1,5 @@
+import type { AbortLike } from '../../util/abort-like.js';
+import { onAbort } from '../../util/abort-subscriptions.js';
 import { type RedisLink, UNAVAILABLE } from '../redis-link.js';
 import type { Want } from './local-counts.js';
 
@@ -94,6 +96,13 @@ export type Attempt<T> =
   | { readonly state: 'skipped' }
   | { readonly state: 'in-doubt'; readonly late: Promise<T> };
 
+/** The caller's bound on one call, besides `fleet.timeoutMs`: what is left of its budget, its signal. */
+export interface CallBound {
+  /** Ms left of the call's budget; `undefined` when it has none. */
+  readonly remainingMs: number | undefined;
+  readonly signal: AbortLike | undefined;
+}
+
 /** `take` checks the limits; `record` adds a send already made (up to each limit) without refusing it. */
 export type TakeMode = 'take' | 'record';
 
@@ -115,7 +124,8 @@ export class SharedCounts {
     return this.#link.down;
   }
 
-  take(wants: readonly Want[], token: string, mode: TakeMode): Promise<Attempt<TakeReply>> {
+  /** A take bounded by `fleet.timeoutMs` and, when given, by the caller's `bound`: one that loses either race is in doubt. */
+  take(wants: readonly Want[], token: string, mode: TakeMode, bound?: CallBound): Promise<Attempt<TakeReply>> {
     const args = wants.flatMap((want) => [String(want.rule.max), String(want.rule.windowMs), String(want.points)]);
     return this.#call(
       [
@@ -137,6 +147,7 @@ export class SharedCounts {
         }
         return checked;
       },
+      bound,
     );
   }
 
@@ -153,16 +164,35 @@ export class SharedCounts {
     return `${this.#keyPrefix}:token:${token}`;
   }
 
-  async #call<T>(args: readonly string[], read: (reply: unknown) => T): Promise<Attempt<T>> {
+  async #call<T>(args: readonly string[], read: (reply: unknown) => T, bound?: CallBound): Promise<Attempt<T>> {
     let sent: Promise<unknown> | undefined;
-    const reply = await this.#link.run(() => {
+    const running = this.#link.run(() => {
       sent = this.#link.raw(args);
       return sent;
     });
-    if (reply !== UNAVAILABLE) return { state: 'answered', value: read(reply) };
+    const reply = bound === undefined ? await running : await within(running, bound);
+    if (reply !== UNAVAILABLE && reply !== CUT) return { state: 'answered', value: read(reply) };
     if (sent === undefined) return { state: 'skipped' };
     return { state: 'in-doubt', late: sent.then(read) };
   }
+}
+
+const CUT = Symbol("past the caller's bound");
+
+/** `running`, or {@link CUT} once the caller's budget is over or its signal aborted, whichever comes first. */
+function within<T>(running: Promise<T>, { remainingMs, signal }: CallBound): Promise<T | typeof CUT> {
+  if (remainingMs === undefined && signal === undefined) return running;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let unsubscribe: (() => void) | undefined;
+  const cut = new Promise<typeof CUT>((resolve) => {
+    if (remainingMs !== undefined) timer = setTimeout(resolve, remainingMs, CUT);
+    if (signal?.aborted) resolve(CUT);
+    else if (signal !== undefined) unsubscribe = onAbort(signal, () => resolve(CUT));
+  });
+  return Promise.race([running, cut]).finally(() => {
+    clearTimeout(timer);
+    unsubscribe?.();
+  });
 }
 
 /** The take script's reply, checked against the limits it was given. */

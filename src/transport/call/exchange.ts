@@ -8,6 +8,7 @@ import type { FailurePhase } from '../http/network-failure.js';
 import type { FetchLike, IncomingResponse, OutgoingRequest } from '../http/wire.js';
 import type { FleetGate } from '../resilience/fleet-gate.js';
 import type { ResolvedResilience } from '../resilience/resilience-options.js';
+import type { Deadline } from './call-deadline.js';
 import type { ResolvedRetry } from './retry-options.js';
 
 export type { FetchLike, IncomingResponse, OutgoingRequest } from '../http/wire.js';
@@ -124,6 +125,12 @@ export interface Exchange<T> {
   readonly subject?: string | undefined;
   /** This call's budget, overriding the client's `totalTimeoutMs`. */
   readonly totalTimeoutMs?: number | undefined;
+  /**
+   * The call's deadline when its budget started before the transport (a
+   * shared-store read, the sending limits): attempts get only what is left.
+   * Takes precedence over `totalTimeoutMs`.
+   */
+  readonly deadline?: Deadline | undefined;
   /** The operation this call serves, carried by its events (see `observe/events.ts`). */
   readonly op?: OperationRef | undefined;
 }

@@ -106,7 +106,7 @@ export class Transport {
       retries: 0,
       rounds: 0,
       spent: 0,
-      deadline: startDeadline(exchange.totalTimeoutMs ?? this.#settings.totalTimeoutMs),
+      deadline: exchange.deadline ?? startDeadline(exchange.totalTimeoutMs ?? this.#settings.totalTimeoutMs),
       aborted: () =>
         exchange.fail({
           ...callerAbortFailure(exchange.signal?.reason, this.#settings.redact),

@@ -95,7 +95,17 @@ describe('SmsClient limits without a fleet', () => {
     const redis = { sendCommand: async () => null, isReady: true, options: { disableOfflineQueue: true } };
     const sms = new SmsClient({ ...base, fleet: { redis }, limits: { dailyBudget: 10 } });
     expect(Object.keys(sms.stats().fleet ?? {}).sort()).toEqual(
-      ['held', 'heldMs', 'pausesReported', 'redisErrors', 'redisSkipped', 'sendsLimited'].sort(),
+      [
+        'held',
+        'heldMs',
+        'holding',
+        'pausedUntil',
+        'pausesReported',
+        'redisErrors',
+        'redisOutOfRange',
+        'redisSkipped',
+        'sendsLimited',
+      ].sort(),
     );
     expect(Object.keys(sms.stats().limits ?? {}).sort()).toEqual(
       ['allowed', 'allowedLocally', 'outOfRange', 'pending', 'refused', 'refusedUnavailable', 'storeFailures'].sort(),

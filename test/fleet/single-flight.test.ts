@@ -1,0 +1,85 @@
+/**
+ * A `SET NX` claim whose reply came too late may still have taken the lock
+ * with this replica's token (issue 28: a Redis call that timed out may
+ * still have run). It is released by token all the same, or other replicas
+ * wait `lookupWaitMs` for an answer that never comes.
+ */
+import { describe, expect, it } from 'vitest';
+import { RedisLink } from '../../src/fleet/redis-link.js';
+import { FleetLookups } from '../../src/fleet/single-flight.js';
+import { NO_OBSERVERS } from '../../src/observe/observers.js';
+
+/** A node-redis-like client over a map: `SET` runs at once but replies after `setReplyMs`; `EVAL` is the release. */
+function slowSetRedis(setReplyMs: number) {
+  const keys = new Map<string, string>();
+  const commands: string[][] = [];
+  const client = {
+    isReady: true,
+    options: { disableOfflineQueue: true },
+    sendCommand: async (args: string[]): Promise<unknown> => {
+      commands.push(args);
+      const [command, ...rest] = args;
+      if (command === 'SET') {
+        const [key = '', value = ''] = rest;
+        const taken = !keys.has(key);
+        if (taken) keys.set(key, value);
+        await new Promise((resolve) => setTimeout(resolve, setReplyMs));
+        return taken ? 'OK' : null;
+      }
+      if (command === 'EVAL') {
+        // The release script: delete only if the key holds this token.
+        const [, , key = '', token = ''] = rest;
+        if (keys.get(key) !== token) return 0;
+        keys.delete(key);
+        return 1;
+      }
+      return null;
+    },
+  };
+  return { client, keys, commands };
+}
+
+describe('FleetLookups: a claim that timed out', () => {
+  it('is released by token after the lookup, even while the link steps aside after that time-out', async () => {
+    const redis = slowSetRedis(200);
+    const link = new RedisLink(redis.client, { timeoutMs: 20, observers: NO_OBSERVERS, name: 'hashscan' });
+    const lookups = new FleetLookups(link, { keyPrefix: 'p', waitMs: 5_000 });
+    let asked = 0;
+    const answer = await lookups.run(
+      'abc',
+      async () => {
+        asked += 1;
+        // The late SET has taken the lock by now.
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        expect(redis.keys.has('p:lookup:abc')).toBe(true);
+        return 'verdict';
+      },
+      () => undefined,
+      new AbortController().signal,
+    );
+    expect(answer).toBe('verdict');
+    expect(asked).toBe(1);
+    expect(link.counters.errors).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(redis.commands.map(([command]) => command)).toEqual(['SET', 'EVAL']);
+    expect(redis.keys.has('p:lookup:abc')).toBe(false);
+    expect(lookups.counters).toMatchObject({ owned: 0, joined: 0, gaveUp: 0 });
+  });
+
+  it('is not released when no claim was sent (the link was stepping aside): nothing to undo', async () => {
+    const redis = slowSetRedis(200);
+    const link = new RedisLink(redis.client, { timeoutMs: 20, observers: NO_OBSERVERS, name: 'hashscan' });
+    link.outOfRange('TEST'); // the link steps aside for a while
+    const lookups = new FleetLookups(link, { keyPrefix: 'p', waitMs: 5_000 });
+    await expect(
+      lookups.run(
+        'abc',
+        async () => 'verdict',
+        () => undefined,
+        new AbortController().signal,
+      ),
+    ).resolves.toBe('verdict');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(redis.commands).toEqual([]);
+  });
+});
