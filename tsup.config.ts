@@ -80,7 +80,9 @@ export default defineConfig([
     dts: true,
     sourcemap: true,
     treeshake: true,
-    noExternal: esmOnlyDependencies,
+    // zod's locale files are ESM whatever the condition (its `./v4/locales/*` export maps `require` to the same
+    // `.js`): the English messages are bundled in, zod itself is required as CommonJS.
+    noExternal: [...esmOnlyDependencies, /^zod\/v4\/locales\//],
     external,
     // Without a shared chunk, dist/testing.cjs would carry its own copy of every
     // class, and `instanceof` would fail across the two entry points.

@@ -49,10 +49,11 @@ function writeList(path: string, count: number, salt: string): void {
 interface Run {
   readonly ms: number;
   readonly cpuUs: number;
+  readonly code: number;
 }
 
 /** One contestant run: a process of its own, stdout to /dev/null. */
-function run(command: readonly string[], env: Record<string, string>): Promise<Run> {
+function run(command: readonly string[], env: Record<string, string>, allowed: readonly number[] = [0]): Promise<Run> {
   const cpuFile = join(dir, 'cpu');
   const out = openSync('/dev/null', 'w');
   const started = performance.now();
@@ -64,8 +65,8 @@ function run(command: readonly string[], env: Record<string, string>): Promise<R
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => {
       const ms = performance.now() - started;
-      if (code !== 0) reject(new Error(`${command.join(' ')} exited ${code}`));
-      else resolve({ ms, cpuUs: Number(readFileSync(cpuFile, 'utf8').split(' ')[0]) });
+      if (code === null || !allowed.includes(code)) reject(new Error(`${command.join(' ')} exited ${code}`));
+      else resolve({ ms, cpuUs: Number(readFileSync(cpuFile, 'utf8').split(' ')[0]), code });
     });
   });
 }
@@ -116,15 +117,17 @@ async function main(): Promise<void> {
   const rateRuns: { lookupsPerSecond: number; share429: number }[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     await limited.reset();
-    const result = await run(['dist/cli.js', 'lookup', '-q', '-f', 'ndjson', '--input', rateList], {
-      HASHSCAN_BASE_URL: limited.url,
-      HASHSCAN_API_KEY: limited.apiKey,
-    });
+    // Exit 2: some lookups still met 429 after their retries (review rows), which a short run's slow start can cause.
+    const result = await run(
+      ['dist/cli.js', 'lookup', '-q', '-f', 'ndjson', '--input', rateList],
+      { HASHSCAN_BASE_URL: limited.url, HASHSCAN_API_KEY: limited.apiKey },
+      [0, 2],
+    );
     const refused = await limited.refused();
     const answered = await limited.lookups();
     rateRuns.push({ lookupsPerSecond: (RATE_LINES / result.ms) * 1000, share429: refused / (refused + answered) });
     console.error(
-      `rate-limited round ${round + 1}: ${Math.round((RATE_LINES / result.ms) * 1000)}/s of ${RATE}, ${refused} answered 429`,
+      `rate-limited round ${round + 1}: ${Math.round((RATE_LINES / result.ms) * 1000)}/s of ${RATE}, ${refused} answered 429${result.code === 2 ? ', some lookups ended 429 after their retries (exit 2)' : ''}`,
     );
   }
   await limited.close();
