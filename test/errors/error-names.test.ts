@@ -32,7 +32,13 @@ function probe(load: (entry: string) => string): string {
 }
 
 function run(args: string[]): string[][] {
-  const child = spawnSync(process.execPath, args, { cwd: OUT_DIR, encoding: 'utf8' });
+  let child = spawnSync(process.execPath, args, { cwd: OUT_DIR, encoding: 'utf8' });
+  // tsup may resolve before its tree-shaking pass has flushed a chunk to disk on a loaded machine: a half-written
+  // file is a SyntaxError, read again after a moment. A renamed class is the same on every read.
+  for (let tries = 0; tries < 5 && child.stderr.includes('SyntaxError'); tries += 1) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000);
+    child = spawnSync(process.execPath, args, { cwd: OUT_DIR, encoding: 'utf8' });
+  }
   expect(child.stderr).toBe('');
   return JSON.parse(child.stdout) as string[][];
 }
