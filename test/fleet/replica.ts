@@ -4,11 +4,9 @@
  * client (node-redis or ioredis, offline queue off), runs its workload once `startAt` has come,
  * and prints one JSON line: every outcome in input order, and the client's stats.
  */
-import { Redis } from 'ioredis';
-import { createClient } from 'redis';
-import type { FleetRedisClient } from '../../src/fleet/redis-link.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
+import { connectRedis } from './connect-redis.js';
 
 export interface ReplicaConfig {
   readonly redisUrl: string;
@@ -34,19 +32,6 @@ export interface ReplicaConfig {
 
 const config = JSON.parse(process.env.REPLICA ?? '{}') as ReplicaConfig;
 
-async function connect(): Promise<{ redis: FleetRedisClient; close: () => Promise<void> }> {
-  if (config.lib === 'ioredis') {
-    const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true });
-    redis.on('error', () => {});
-    await redis.connect();
-    return { redis, close: async () => void redis.disconnect() };
-  }
-  const redis = createClient({ url: config.redisUrl, disableOfflineQueue: true });
-  redis.on('error', () => {});
-  await redis.connect();
-  return { redis, close: async () => void (await redis.destroy()) };
-}
-
 const lines: string[] = [];
 const logger = {
   debug: () => {},
@@ -55,7 +40,7 @@ const logger = {
   error: (line: string) => lines.push(line),
 };
 
-const { redis, close } = await connect();
+const { redis, close } = await connectRedis(config.lib, config.redisUrl);
 // The test may act on Redis (kill it) only once every replica holds its connection.
 process.stderr.write('replica connected\n');
 await new Promise((resolve) => setTimeout(resolve, Math.max(0, config.startAt - Date.now())));

@@ -7,10 +7,8 @@
  * many sends were delivered (`OK`), every error code counted, and its stats.
  * The limits go in `fleet.limits` (the spelling every version reads) unless `where` says `client`.
  */
-import { Redis } from 'ioredis';
-import { createClient } from 'redis';
-import type { FleetRedisClient } from '../../../src/fleet/redis-link.js';
 import { SmsClient } from '../../../src/sms/sms-client.js';
+import { connectRedis } from '../connect-redis.js';
 
 export interface LimitsReplicaConfig {
   readonly redisUrl: string;
@@ -30,20 +28,7 @@ export interface LimitsReplicaConfig {
 
 const config = JSON.parse(process.env.REPLICA ?? '{}') as LimitsReplicaConfig;
 
-async function connect(): Promise<{ redis: FleetRedisClient; close: () => Promise<void> }> {
-  if (config.lib === 'ioredis') {
-    const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true });
-    redis.on('error', () => {});
-    await redis.connect();
-    return { redis, close: async () => void redis.disconnect() };
-  }
-  const redis = createClient({ url: config.redisUrl, disableOfflineQueue: true });
-  redis.on('error', () => {});
-  await redis.connect();
-  return { redis, close: async () => void (await redis.destroy()) };
-}
-
-const { redis, close } = await connect();
+const { redis, close } = await connectRedis(config.lib, config.redisUrl);
 const fleet = { redis, prefix: config.prefix, ...(config.timeoutMs !== undefined && { timeoutMs: config.timeoutMs }) };
 const client = new SmsClient({
   accessKeyId: config.accessKeyId,

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../../src/errors/configuration-error.js';
-import { DEFAULT_INBOX_LIMIT, type Sandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/index.js';
-import { inboxGet, rawRequest, smsClient } from './inbox-helpers.js';
+import { DEFAULT_INBOX_LIMIT, startSandbox } from '../../../src/sandbox/index.js';
+import { inboxGet, rawRequest, smsClient, useSandbox } from './inbox-helpers.js';
 
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-
-async function start(options: SandboxOptions = {}): Promise<Sandbox> {
-  sandbox = await startSandbox(options);
-  return sandbox;
-}
+const start = useSandbox();
 
 const TOKEN = 'inbox-token-0123456789abcdef';
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HashScanClient } from '../../../src/index.js';
 import {
   EICAR_RECORD,
@@ -7,25 +7,13 @@ import {
   SANDBOX_FAULT_HASHES,
   SANDBOX_FAULT_PHONE_NUMBERS,
   SANDBOX_NOT_DETECTED_HASH,
-  type Sandbox,
-  type SandboxOptions,
-  startSandbox,
 } from '../../../src/sandbox/index.js';
 import { computeSignature, signStringToSign } from '../../../src/sms/signing/compute-signature.js';
-import { inboxGet, smsClient } from './inbox-helpers.js';
+import { inboxGet, smsClient, useSandbox } from './inbox-helpers.js';
 
 type MessageList = { loopback: boolean; limit: number; messages: InboxMessage[] };
 
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-
-async function start(options: SandboxOptions = {}): Promise<Sandbox> {
-  sandbox = await startSandbox(options);
-  return sandbox;
-}
+const start = useSandbox();
 
 const otp = (code: string, phoneNumbers = '13800138000') => ({
   phoneNumbers,

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
+import { afterEach } from 'vitest';
 import { SmsClient } from '../../../src/index.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/index.js';
 
 /** An `SmsClient` signed for the sandbox (or with `secret`, to be refused), retrying nothing. */
 export function smsClient(sandbox: Sandbox, secret = sandbox.accessKeySecret): SmsClient {
@@ -41,4 +42,17 @@ export function rawRequest(
     req.on('error', reject);
     req.end();
   });
+}
+
+/** Each test's sandbox, closed after it: `start(options)` starts it. */
+export function useSandbox(): (options?: SandboxOptions) => Promise<Sandbox> {
+  let sandbox: Sandbox | undefined;
+  afterEach(async () => {
+    await sandbox?.close();
+    sandbox = undefined;
+  });
+  return async (options = {}) => {
+    sandbox = await startSandbox(options);
+    return sandbox;
+  };
 }
