@@ -1,10 +1,5 @@
 import { defineConfig } from 'tsup';
 
-// ky and @noble/hashes 2 ship ESM only. A CJS build that `require()`s them fails at
-// run time (`import_ky.default.create is not a function`), so the CJS output
-// bundles it; the ESM output bundles zod, ky and @noble/hashes too (ESM_BUNDLED), lru-cache stays external.
-const esmOnlyDependencies = ['ky', /^@noble\/hashes/];
-
 // `hashing`: the digests alone, for scripts and upload handlers that hash without the clients (no zod or ky to load).
 const entry = {
   index: 'src/index.ts',
@@ -13,8 +8,13 @@ const entry = {
   hashing: 'src/hashing/index.ts',
 };
 
-/** Bundled into the ESM build too, for the cold start (BENCHMARKS.md, issue 30). */
-const ESM_BUNDLED = ['zod', 'ky', /^@noble\/hashes/];
+/**
+ * The runtime dependencies, bundled (tree-shaken) into both builds: one file loads in a fraction of
+ * the time of their modules resolved one by one (the cold start, BENCHMARKS.md), and ky and
+ * @noble/hashes ship ESM only, which a CJS build could not `require()`. They stay `dependencies`
+ * in package.json, so their licences and advisories reach the user's tree.
+ */
+const BUNDLED = ['zod', 'ky', /^@noble\/hashes/, 'lru-cache'];
 
 // msw is an optional peer dependency of `hashscan-sms/testing`: never bundled, in either format.
 const external = ['msw'];
@@ -68,8 +68,7 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     treeshake: true,
-    // zod and ky bundled (tree-shaken): one file loads in a fraction of the time of their ~100 modules resolved one by one.
-    noExternal: ESM_BUNDLED,
+    noExternal: BUNDLED,
     external,
   },
   {
@@ -80,9 +79,7 @@ export default defineConfig([
     dts: true,
     sourcemap: true,
     treeshake: true,
-    // zod's locale files are ESM whatever the condition (its `./v4/locales/*` export maps `require` to the same
-    // `.js`): the English messages are bundled in, zod itself is required as CommonJS.
-    noExternal: [...esmOnlyDependencies, /^zod\/v4\/locales\//],
+    noExternal: BUNDLED,
     external,
     // Without a shared chunk, dist/testing.cjs would carry its own copy of every
     // class, and `instanceof` would fail across the two entry points.

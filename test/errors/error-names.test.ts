@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const BUILD = fileURLToPath(new URL('./build-library.ts', import.meta.url));
+const BUILD = fileURLToPath(new URL('../helpers/build-library.ts', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('../../node_modules/.cache/hashscan-sms-error-names/', import.meta.url));
 
 /** Each public error class, how to build one, and the entry that exports it. */

@@ -1,8 +1,9 @@
-import ky, { type KyInstance, type Options } from 'ky';
+import type { KyInstance, Options } from 'ky';
 import { SharedAbort } from '../../util/abort-like.js';
 import { ResponseTooLargeError, readNodeBody, readWebBody, refuseAnnounced } from './body-limit.js';
 import { DispatchExchange, RecordHeaders } from './dispatch-handler.js';
 import type { DispatchOptions } from './dispatcher.js';
+import { kyFactory } from './ky-lazy.js';
 import { DispatchFailure, type WriteTrackingDispatcher } from './request-written.js';
 import { USER_AGENT } from './user-agent.js';
 import type { FetchLike, IncomingResponse, OutgoingRequest } from './wire.js';
@@ -42,15 +43,19 @@ export function kySender(
   custom: FetchLike | undefined,
   maxBytes: number,
 ): (url: string, request: OutgoingRequest, attempt: number) => Sending {
-  const client = ky.create({
-    retry: 0,
-    timeout: false,
-    throwHttpErrors: false,
-    // A redirect could downgrade to http: or carry the key to another host.
-    redirect: 'manual',
-    ...(custom !== undefined && { headers: BASE_HEADERS }),
-  });
-  return (url, request, attempt) => sendWithKy(client, custom, url, request, attempt, maxBytes);
+  // Created by the first request: ky is evaluated then (see `ky-lazy.ts`).
+  let client: KyInstance | undefined;
+  return (url, request, attempt) => {
+    client ??= kyFactory().create({
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      // A redirect could downgrade to http: or carry the key to another host.
+      redirect: 'manual',
+      ...(custom !== undefined && { headers: BASE_HEADERS }),
+    });
+    return sendWithKy(client, custom, url, request, attempt, maxBytes);
+  };
 }
 
 /**
