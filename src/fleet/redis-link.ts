@@ -107,19 +107,22 @@ export class RedisLink {
   readonly timeoutMs: number;
   readonly #observers: Observers;
   readonly #name: ClientName;
+  /** Which feature this link serves, when not the fleet's own coordination (its events say so). */
+  readonly #use: 'limits' | undefined;
   #resumeAt = Number.NEGATIVE_INFINITY;
   #down = false;
   readonly counters: LinkCounters;
 
   constructor(
     client: FleetRedisClient,
-    options: { timeoutMs: number; observers: Observers; name: ClientName; counters?: LinkCounters },
+    options: { timeoutMs: number; observers: Observers; name: ClientName; counters?: LinkCounters; use?: 'limits' },
   ) {
     this.kind = redisKind(client);
     this.client = client;
     this.timeoutMs = options.timeoutMs;
     this.#observers = options.observers;
     this.#name = options.name;
+    this.#use = options.use;
     this.counters = options.counters ?? { errors: 0, skipped: 0, outOfRange: 0 };
     // A sibling was checked (and warned about) with its first link.
     if (options.counters === undefined && queuesOffline(client, this.kind)) {
@@ -138,14 +141,16 @@ export class RedisLink {
   /**
    * A link over the same client, counted in the same counters, that steps
    * aside on its own: a feature whose keys are out of range (a forged pause)
-   * does not switch off another's (the sending limits).
+   * does not switch off another's (the sending limits). Its `fleet` events
+   * name `use`, so an outage seen by both links reads as two features, not as one line twice.
    */
-  sibling(): RedisLink {
+  sibling(use: 'limits'): RedisLink {
     return new RedisLink(this.client, {
       timeoutMs: this.timeoutMs,
       observers: this.#observers,
       name: this.#name,
       counters: this.counters,
+      use,
     });
   }
 
@@ -189,7 +194,7 @@ export class RedisLink {
       if (this.#down) {
         this.#down = false;
         if (this.#observers.listens('fleet'))
-          this.#observers.emit({ type: 'fleet', client: this.#name, state: 'resumed' });
+          this.#observers.emit({ type: 'fleet', client: this.#name, state: 'resumed', ...this.#usedBy() });
       }
       return outcome;
     } catch (error) {
@@ -225,8 +230,18 @@ export class RedisLink {
     if (this.#down) return;
     this.#down = true;
     if (this.#observers.listens('fleet')) {
-      this.#observers.emit({ type: 'fleet', client: this.#name, state: 'unavailable', code: detail });
+      this.#observers.emit({
+        type: 'fleet',
+        client: this.#name,
+        state: 'unavailable',
+        code: detail,
+        ...this.#usedBy(),
+      });
     }
+  }
+
+  #usedBy(): { use?: 'limits' } {
+    return this.#use === undefined ? {} : { use: this.#use };
   }
 }
 

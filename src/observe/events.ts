@@ -99,12 +99,14 @@ export type ObserverEvent =
    * The fleet's Redis failed (`unavailable`: each replica runs on its own
    * until it answers again) or answers again (`resumed`); said once each way.
    * `code` is the Redis client's error code or name only, never its message.
+   * `use: 'limits'`: said by the sending limits' own link (absent: the fleet's coordination).
    */
   | {
       readonly type: 'fleet';
       readonly client: ClientName;
       readonly state: 'unavailable' | 'resumed';
       readonly code?: string;
+      readonly use?: 'limits';
     }
   /** The fleet's Redis client would queue commands while disconnected (said once, when the client is built). */
   | { readonly type: 'fleet:offline-queue'; readonly client: ClientName; readonly setting: string }

@@ -75,19 +75,7 @@ export function logSubscriber(logger: Logger): Observer | undefined {
           );
           return;
         case 'fleet':
-          if (event.state === 'unavailable') {
-            emitLine(
-              logger,
-              'warn',
-              `${event.client}: the fleet's Redis failed (${event.code ?? 'error'}); each replica runs on its own until it answers again`,
-              { client: event.client, code: event.code ?? 'error', reason: 'FLEET_UNAVAILABLE' },
-            );
-          } else {
-            emitLine(logger, 'info', `${event.client}: the fleet's Redis answers again; fleet coordination resumed`, {
-              client: event.client,
-              reason: 'FLEET_RESUMED',
-            });
-          }
+          fleetLine(logger, event);
           break;
         case 'pause': {
           const whose = event.source === 'fleet' ? "the fleet's pause (read from Redis)" : "the service's Retry-After";
@@ -180,4 +168,26 @@ export function logSubscriber(logger: Logger): Observer | undefined {
       }
     },
   };
+}
+
+/** The fleet's Redis failed or answers again, as seen by the fleet's coordination or by the sending limits' own link. */
+function fleetLine(logger: Logger, event: Extract<ObserverEvent, { type: 'fleet' }>): void {
+  const limits = event.use === 'limits';
+  const fields = { client: event.client, ...(limits && { use: 'limits' }) };
+  if (event.state === 'unavailable') {
+    const meanwhile = limits
+      ? 'the sending limits count on this replica, or refuse (onStoreFailure), until it answers again'
+      : 'each replica runs on its own until it answers again';
+    emitLine(logger, 'warn', `${event.client}: the fleet's Redis failed (${event.code ?? 'error'}); ${meanwhile}`, {
+      ...fields,
+      code: event.code ?? 'error',
+      reason: 'FLEET_UNAVAILABLE',
+    });
+  } else {
+    const resumed = limits ? 'the sending limits count in Redis again' : 'fleet coordination resumed';
+    emitLine(logger, 'info', `${event.client}: the fleet's Redis answers again; ${resumed}`, {
+      ...fields,
+      reason: 'FLEET_RESUMED',
+    });
+  }
 }

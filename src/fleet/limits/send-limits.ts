@@ -93,7 +93,7 @@ export class SendLimits {
     this.#observers = observers;
     // Their own link: a forged pause, quota or lock does not switch the limits off, nor a forged counter those.
     this.#shared =
-      store === undefined ? undefined : new SharedCounts(store.link.sibling(), `${store.keyPrefix}:limits`);
+      store === undefined ? undefined : new SharedCounts(store.link.sibling('limits'), `${store.keyPrefix}:limits`);
     this.#keyPrefix = store === undefined ? 'limits' : `${store.keyPrefix}:limits`;
   }
 

@@ -80,6 +80,11 @@ describeWithRedis('SmsClient limits: their own step aside, lowered limits, and s
     expect(sentTo('13600000001')).toBe(1);
     expect(b.sms.stats().fleet?.redisErrors).toBeGreaterThanOrEqual(1); // the pause's out-of-range read
     expect(b.sms.stats().limits).toMatchObject({ storeFailures: 0, refused: 1, refusedUnavailable: 0 });
+    // Said by the fleet's coordination, not by the limits.
+    expect(b.lines.filter((line) => line.includes('PAUSE_OUT_OF_RANGE'))).toEqual([
+      "sms: the fleet's Redis failed (PAUSE_OUT_OF_RANGE); each replica runs on its own until it answers again",
+    ]);
+    expect(b.lines.filter((line) => line.includes('sending limits'))).toEqual([]);
     await admin.del(await a.pauseKey());
   }, 30_000);
 
@@ -97,6 +102,10 @@ describeWithRedis('SmsClient limits: their own step aside, lowered limits, and s
     await expect(c.send('13600000013')).resolves.toMatchObject({ code: 'OK' });
     expect(c.sms.stats().fleet?.held).toBeGreaterThanOrEqual(1);
     expect(c.sms.stats().limits?.outOfRange).toBe(1);
+    // Said by the limits' own link, and not as the fleet's coordination stepping aside.
+    expect(c.lines.filter((line) => line.includes("the fleet's Redis failed"))).toEqual([
+      "sms: the fleet's Redis failed (LIMIT_OUT_OF_RANGE); the sending limits count on this replica, or refuse (onStoreFailure), until it answers again",
+    ]);
     await admin.del(key);
   }, 30_000);
 
