@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { hashes } from '../../fleet/fleet-helpers.js';
@@ -7,7 +7,7 @@ import { describeWithRedis } from '../../helpers/redis.js';
 import { type RedisServer, startRedisServer } from '../../helpers/redis-server.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 import { collect } from '../run-cli.js';
-import { cli } from './queue-cli.js';
+import { cli, ndjsonRows } from './queue-cli.js';
 
 const dir = useTempDir();
 
@@ -189,4 +189,38 @@ describeWithRedis('lookup --queue and worker: batches across machines on BullMQ'
     worker.kill('SIGTERM');
     await stopped;
   }, 30_000);
+  it('an input shortened while the producer reads it again: exit 2, never 0, and it says which lines were printed', async () => {
+    const own = await startRedisServer();
+    closers.push(() => own.stop());
+    const list = hashes(4_000, 'shortened');
+    const service = await startLookupService(1);
+    closers.push(() => service.close());
+    const input = join(dir, 'shortened.txt');
+    const text = `${list.join('\n')}\n`;
+    writeFileSync(input, text);
+    const producer = cli(
+      ['lookup', '--queue', own.url, '--input', input, '--chunk-size', '100', '-f', 'ndjson'],
+      service.url,
+    );
+    const run = collect(producer);
+    // No worker yet: the producer has counted and queued every line, and waits for the first chunk.
+    await new Promise<void>((resolve) => {
+      const queued = (chunk: Buffer): void => {
+        if (!String(chunk).includes('queued 4000 lines')) return;
+        producer.stderr?.off('data', queued);
+        resolve();
+      };
+      producer.stderr?.on('data', queued);
+    });
+    // Rewritten in place to its first 1,500 lines (whole chunks), as a file edited during the run.
+    truncateSync(input, text.split('\n').slice(0, 1_500).join('\n').length + 1);
+    const worker = cli(['worker', '--queue', own.url, '-q'], service.url);
+    const stopped = collect(worker);
+    const ended = await run;
+    expect(ended.code).toBe(2);
+    expect(ndjsonRows(ended.stdout).length).toBeLessThan(4_000);
+    expect(ended.stderr).toMatch(/: (\d+) of 4000 lines printed: the input changed while it was read; run again/);
+    worker.kill('SIGTERM');
+    await stopped;
+  }, 60_000);
 });
