@@ -105,7 +105,7 @@ describeWithRedis('HashScanClient fleet: replicas as separate processes on a rea
     const runs = replicas.map((replica) => replica.done);
     // Killed once both replicas are connected and lookups flow (a loaded machine starts them late).
     await Promise.all(replicas.map((replica) => replica.connected));
-    await new Promise((resolve) => setTimeout(resolve, startAt - Date.now() + 400));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now() + 400)));
     await expect.poll(() => service.arrivals.length, { timeout: 20_000, interval: 10 }).toBeGreaterThan(0);
     const arrivalsBefore = service.arrivals.length;
     await redis.stop();
