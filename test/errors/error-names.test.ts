@@ -5,12 +5,10 @@
  * and loads them in a child `node`, as an application does.
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useBuiltLibrary } from '../helpers/built-library.js';
 
-const BUILD = fileURLToPath(new URL('../helpers/build-library.ts', import.meta.url));
-const OUT_DIR = fileURLToPath(new URL('../../node_modules/.cache/hashscan-sms-error-names/', import.meta.url));
+const OUT_DIR = useBuiltLibrary('error-names');
 
 /** Each public error class, how to build one, and the entry that exports it. */
 const CASES = [
@@ -62,17 +60,6 @@ function check(found: string[][]): void {
 }
 
 describe('error names survive the bundler (the built ESM and CJS entries)', () => {
-  beforeAll(async () => {
-    rmSync(OUT_DIR, { recursive: true, force: true });
-    const built = spawnSync(process.execPath, ['--import', 'tsx', BUILD, OUT_DIR], {
-      encoding: 'utf8',
-      env: { ...process.env, TSX_DISABLE_CACHE: '1' },
-    });
-    expect(built.stderr).toBe('');
-    expect(built.status).toBe(0);
-  }, 120_000);
-  afterAll(() => rmSync(OUT_DIR, { recursive: true, force: true }));
-
   it('ESM: import', () => {
     const load = (entry: string): string => `await import('./${entry}.js')`;
     check(run(['--input-type=module', '-e', probe(load)]));

@@ -5,12 +5,10 @@
  * application does; `process.moduleLoadList` tells whether Node's undici has been loaded.
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useBuiltLibrary } from '../../helpers/built-library.js';
 
-const BUILD = fileURLToPath(new URL('../../helpers/build-library.ts', import.meta.url));
-const OUT_DIR = fileURLToPath(new URL('../../../node_modules/.cache/hashscan-sms-ky-lazy/', import.meta.url));
+const OUT_DIR = useBuiltLibrary('ky-lazy');
 
 /** Imports the package, then scans once against a loopback service; prints whether undici was loaded at each point. */
 function probe(load: string): string {
@@ -47,17 +45,6 @@ const EXPECTED = {
 };
 
 describe('ky and Node’s fetch are loaded by the first request, not by the import (the built ESM and CJS entries)', () => {
-  beforeAll(() => {
-    rmSync(OUT_DIR, { recursive: true, force: true });
-    const built = spawnSync(process.execPath, ['--import', 'tsx', BUILD, OUT_DIR], {
-      encoding: 'utf8',
-      env: { ...process.env, TSX_DISABLE_CACHE: '1' },
-    });
-    expect(built.stderr).toBe('');
-    expect(built.status).toBe(0);
-  }, 120_000);
-  afterAll(() => rmSync(OUT_DIR, { recursive: true, force: true }));
-
   it('ESM: import', () => {
     const script = `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);\n${probe("await import('./index.js')")}`;
     expect(run(['--input-type=module', '-e', script])).toEqual(EXPECTED);
