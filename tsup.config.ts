@@ -9,12 +9,15 @@ const entry = {
 };
 
 /**
- * The runtime dependencies, bundled (tree-shaken) into both builds: one file loads in a fraction of
+ * The runtime dependencies bundled (tree-shaken) into both builds: one file loads in a fraction of
  * the time of their modules resolved one by one (the cold start, BENCHMARKS.md), and ky and
  * @noble/hashes ship ESM only, which a CJS build could not `require()`. They stay `dependencies`
- * in package.json, so their licences and advisories reach the user's tree.
+ * in package.json, so their licences and advisories reach the user's tree. lru-cache stays
+ * external: its `node` build imports `node:diagnostics_channel`, which would then be in the root
+ * entry, and a Worker without `nodejs_compat` could not bundle it; resolved by the user's bundler,
+ * a Worker gets its browser build.
  */
-const BUNDLED = ['zod', 'ky', /^@noble\/hashes/, 'lru-cache'];
+const BUNDLED = ['zod', 'ky', /^@noble\/hashes/];
 
 // msw is an optional peer dependency of `hashscan-sms/testing`: never bundled, in either format.
 const external = ['msw'];
