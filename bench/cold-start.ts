@@ -24,6 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { bundleWorker } from '../.ci/consumers/runtimes/worker-run.mjs';
+import { summarize } from './lib/stats.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = `${ROOT}dist/index.js`;
@@ -46,15 +47,11 @@ function run(args: readonly string[]): Promise<{ ms: number; out: string }> {
   });
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+const median = (values: readonly number[]): number => summarize(values, 6).median;
+const range = (values: readonly number[]): string => {
+  const { min, max } = summarize(values, 6);
+  return `${min.toFixed(1)}–${max.toFixed(1)}`;
 };
-const range = (values: readonly number[]): string =>
-  `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
 
 const IMPORT = [
   '--input-type=module',

@@ -31,6 +31,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../src/sandbox/index.js';
+import { summarize } from './lib/stats.js';
 
 const QUICK = process.argv.includes('--quick');
 const ROUNDS = QUICK ? 2 : 5;
@@ -92,13 +93,7 @@ function prepare(): void {
     writeFileSync(join(WORK, 'small', `f${i}`), randomBytes(1 + ((i * 7919) % 16_384)));
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
+const median = (values: readonly number[]): number => summarize(values, 6).median;
 
 async function compare(title: string, contenders: Record<string, [string, string[], NodeJS.ProcessEnv?]>) {
   const names = Object.keys(contenders);

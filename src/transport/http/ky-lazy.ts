@@ -24,11 +24,11 @@ let ky: KyFactory | undefined;
 
 export function kyFactory(): KyFactory {
   if (ky === undefined) {
-    const load =
+    const module: unknown =
       typeof require === 'function'
-        ? () => require('ky')
-        : () => nodeBuiltin<typeof NodeModule>('node:module')?.createRequire(import.meta.url)('ky');
-    ky = (load() as { default: KyFactory }).default;
+        ? require('ky')
+        : nodeBuiltin<typeof NodeModule>('node:module')?.createRequire(import.meta.url)('ky');
+    ky = (module as { default: KyFactory }).default;
   }
   return ky;
 }

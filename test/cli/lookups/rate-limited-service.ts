@@ -1,4 +1,5 @@
 import { AdaptiveLimit, type LimitChange } from '../../../src/cli/lookups/concurrency-limit.js';
+import { Timeline } from './timeline.js';
 
 /**
  * A simulated run of the adaptive limit against a rate-limited service, on a
@@ -45,23 +46,14 @@ export function simulateRateLimited(options: {
     tokens -= 1;
     return true;
   };
-  // Events: [time, kind, startedAt]; kept sorted by time (a small binary insert).
+  // Events: [time, kind, startedAt], on a timeline sorted by time.
   type Event = {
     readonly at: number;
     readonly kind: 'answer' | 'retry' | 'wake' | 'resume';
     readonly startedAt: number;
   };
-  const events: Event[] = [];
-  const schedule = (event: Event): void => {
-    let lo = 0;
-    let hi = events.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((events[mid] as Event).at <= event.at) lo = mid + 1;
-      else hi = mid;
-    }
-    events.splice(lo, 0, event);
-  };
+  const timeline = new Timeline<Event>();
+  const schedule = (event: Event): void => timeline.schedule(event);
   let pausedUntil = 0;
   let started = 0;
   let inFlight = 0;
@@ -100,7 +92,7 @@ export function simulateRateLimited(options: {
   };
   fill();
   while (answered < lookups) {
-    const event = events.shift();
+    const event = timeline.next();
     if (event === undefined) {
       now = Math.max(now, pausedUntil);
       fill();

@@ -1,5 +1,6 @@
 import { AdaptiveLimit } from '../../../src/cli/lookups/concurrency-limit.js';
 import { CompletionOrder, InputOrder, ORDER_WINDOW, type ResultOrder } from '../../../src/cli/lookups/result-order.js';
+import { Timeline } from './timeline.js';
 
 /**
  * A simulated `lookup` run, on a clock of its own, of the real adaptive
@@ -55,17 +56,8 @@ export function simulateSlowAnswer(options: {
     readonly startedAt: number;
     readonly attempt: number;
   };
-  const events: Event[] = [];
-  const schedule = (event: Event): void => {
-    let lo = 0;
-    let hi = events.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((events[mid] as Event).at <= event.at) lo = mid + 1;
-      else hi = mid;
-    }
-    events.splice(lo, 0, event);
-  };
+  const timeline = new Timeline<Event>();
+  const schedule = (event: Event): void => timeline.schedule(event);
   let serverFreeAt = 0;
   const attempt = (line: number, ticket: number, startedAt: number, attemptNo: number): void => {
     if (line === slowLine) {
@@ -107,7 +99,7 @@ export function simulateSlowAnswer(options: {
   };
   fill();
   while (reported < lines && now < giveUpMs) {
-    const event = events.shift();
+    const event = timeline.next();
     if (event === undefined) break;
     now = event.at;
     if (event.kind === 'answer') finish(event, false);
