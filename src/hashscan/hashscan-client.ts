@@ -7,7 +7,7 @@ import { observeOperation } from '../observe/operation.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import { clientObservers } from '../telemetry/publishers.js';
-import { type Deadline, startDeadline, withBudget } from '../transport/call/deadline.js';
+import { startDeadline, withBudget } from '../transport/call/deadline.js';
 import { Transport } from '../transport/call/transport.js';
 import { type ClientDefaults, resolveTransportSettings } from '../transport/settings/client-options.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings/settings-summary.js';
@@ -22,7 +22,7 @@ import { NO_CACHE_STATS, VerdictCache } from './cache/verdict-cache.js';
 import { callerAbortError } from './caller-abort.js';
 import { LookupExchange, type LookupSettings } from './lookup-exchange.js';
 import { allowedExtraFields, notDetectedSchema } from './response-schema.js';
-import { batchCall, resolveScanCall, type ScanCall } from './scan-call.js';
+import { batchCall, resolveScanCall } from './scan-call.js';
 import type {
   HashScanClientOptions,
   HashScanStats,
@@ -37,6 +37,12 @@ import { SharedBodies } from './shared-body.js';
 import { scanStream } from './stream.js';
 
 export type { HashScanClientOptions } from './scan-options.js';
+
+/** A lookup's per-call options as a batch gives them (its signal may be its own `AbortLike`). */
+interface LookupCall {
+  readonly signal: AbortLike | undefined;
+  readonly totalTimeoutMs: number | undefined;
+}
 
 /** What this client sets for itself in the shared transport settings. */
 const HASHSCAN_DEFAULTS: ClientDefaults = { baseUrlEnv: 'HASHSCAN_BASE_URL', name: 'hashscan' };
@@ -117,7 +123,10 @@ export class HashScanClient {
    * Concurrent calls for the same hash share one request; answers are cached.
    */
   async scan(hash: string, options: ScanOptions = {}): Promise<ScanResult> {
-    return this.#scan(hash, resolveScanCall(options));
+    const call = resolveScanCall(options);
+    const query = normalizeHash(hash);
+    if (this.#observers.active) return this.#observed(query, call);
+    return this.#cache?.get(query.hash) ?? this.#lookup(query, call);
   }
 
   /**
@@ -127,7 +136,7 @@ export class HashScanClient {
    */
   async scanOutcome(hash: string, options: ScanOptions = {}): Promise<ScanOutcome> {
     const call = resolveScanCall(options);
-    return settleScan((input) => this.#scan(input, call), hash);
+    return settleScan((input) => this.scan(input, call), hash);
   }
 
   /**
@@ -137,7 +146,7 @@ export class HashScanClient {
    */
   async scanFile(path: string, options: ScanFileOptions = {}): Promise<FileScanOutcome> {
     const call = resolveScanCall(options);
-    return scanFileWith((input) => this.#scan(input, call), path, options);
+    return scanFileWith((input) => this.scan(input, call), path, options);
   }
 
   /**
@@ -199,15 +208,6 @@ export class HashScanClient {
     return { baseUrl, sourceId: this.sourceId, ...transport, cache, ...this.#fleet?.described };
   }
 
-  /** One lookup under its resolved per-call options (rejects `INVALID_HASH` for a bad hash). */
-  #scan(hash: string, { signal, totalTimeoutMs }: ScanCall): Promise<ScanResult> {
-    const query = normalizeHash(hash);
-    if (this.#observers.active) return this.#observed(query, signal, totalTimeoutMs);
-    const cached = this.#cache?.get(query.hash);
-    if (cached !== undefined) return Promise.resolve(cached);
-    return this.#share(query, signal, totalTimeoutMs);
-  }
-
   /** An entry of any type (never converted to a string) as an outcome. */
   #outcome(input: unknown, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanOutcome> {
     const entry = checkEntry(input);
@@ -223,9 +223,8 @@ export class HashScanClient {
     try {
       const cached = this.#observers.active ? undefined : this.#cache?.get(query.hash);
       if (cached !== undefined) return Promise.resolve(cached);
-      const looked = this.#observers.active
-        ? this.#observed(query, signal, totalTimeoutMs)
-        : this.#share(query, signal, totalTimeoutMs);
+      const call = { signal, totalTimeoutMs };
+      const looked = this.#observers.active ? this.#observed(query, call) : this.#lookup(query, call);
       return looked.then(undefined, (error: unknown) => errorOutcome(query.hash, error));
     } catch (error) {
       return Promise.resolve(errorOutcome(query.hash, error));
@@ -233,67 +232,65 @@ export class HashScanClient {
   }
 
   /**
-   * Joins the lookup of `query` already under way, or starts it. The budget
-   * (the call's, else with a shared store the client's) starts here, shared by
-   * the store, the fleet's wait and the attempts (without a store, attempts start now).
+   * Joins the lookup of `query` already under way, or starts it: the one
+   * place its budget is worked out. Its deadline (the call's budget, else the
+   * client's) starts here, shared by the store, the fleet's wait and the
+   * attempts; a caller waits under the call's budget, or with a shared store
+   * the client's, so a slow store cannot hold it past that.
    */
-  #share(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number, trace?: ScanTrace) {
-    const budget = totalTimeoutMs ?? (this.#cache?.shared === true ? this.#totalTimeoutMs : undefined);
-    const wait = budget === undefined ? undefined : withBudget(signal, budget);
+  #lookup(query: NormalizedHash, { signal, totalTimeoutMs }: LookupCall, trace?: ScanTrace): Promise<ScanResult> {
+    const bounded = totalTimeoutMs ?? (this.#cache?.shared === true ? this.#totalTimeoutMs : undefined);
+    const wait = bounded === undefined ? undefined : withBudget(signal, bounded);
     const waitSignal = wait === undefined ? signal : wait.signal;
-    const result = this.#inFlight.run(
-      query.hash,
-      (shared, progress) => this.#lookup(query, shared, progress, startDeadline(budget), trace),
-      waitSignal,
-      ({ attempts }) => callerAbortError(query.hash, attempts, waitSignal?.reason),
-    );
+    const aborted = ({ attempts }: SharedProgress) => callerAbortError(query.hash, attempts, waitSignal?.reason);
+    let result = this.#inFlight.join(query.hash, waitSignal, aborted);
+    if (result === undefined) {
+      const flight = this.#inFlight.open();
+      const deadline = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
+      const lookup = new LookupExchange(this.#lookups, query, flight.progress, flight.signal, deadline, trace?.op);
+      if (trace !== undefined) trace.progress = flight.progress;
+      result = this.#inFlight.track(query.hash, flight, this.#answer(lookup, trace), waitSignal, aborted);
+    }
     return wait === undefined ? result : result.finally(wait.dispose);
   }
 
   /** A lookup someone observes: its operation, cache levels and in-flight join reported as events. */
-  #observed(query: NormalizedHash, signal: AbortLike | undefined, totalTimeoutMs?: number): Promise<ScanResult> {
+  #observed(query: NormalizedHash, call: LookupCall): Promise<ScanResult> {
     const trace = scanTrace(this.#observers, query, this.sourceId);
     return observeOperation(this.#observers, trace.op, trace, () => {
       const cached = this.#cache?.get(query.hash);
       if (this.#cache !== undefined) trace.level(cached === undefined ? 'miss' : 'hit', 'memory');
       if (cached !== undefined) return Promise.resolve(cached);
       if (this.#inFlight.has(query.hash)) trace.joined();
-      return this.#share(query, signal, totalTimeoutMs, trace);
+      return this.#lookup(query, call, trace);
     });
   }
 
-  /** The lookup shared by concurrent callers: the shared store (when set), else the service (once per fleet). */
-  #lookup(
-    query: NormalizedHash,
-    signal: AbortLike,
-    progress: SharedProgress,
-    deadline: Deadline | undefined,
-    trace: ScanTrace | undefined,
-  ): Promise<ScanResult> {
-    if (trace !== undefined) trace.progress = progress;
+  /**
+   * The lookup shared by concurrent callers: the shared store (when set),
+   * else the service (once per fleet), the answer then kept in the cache.
+   * Without a store nothing is awaited before the request: a lookup pays for
+   * no tick it does not need.
+   */
+  async #answer(lookup: LookupExchange, trace: ScanTrace | undefined): Promise<ScanResult> {
+    const { query } = lookup;
     // The shared store is asked inside the shared operation: concurrent callers cost one store read.
-    // Without a store nothing is awaited: a lookup pays for no tick it does not need.
     const recalled = this.#cache?.recall(query);
-    if (recalled === undefined) return this.#ask(query, signal, progress, deadline, trace);
-    return recalled.then((stored) => {
-      if (trace !== undefined) trace.level(stored === undefined ? 'miss' : 'hit', 'shared');
-      const ask = () => this.#ask(query, signal, progress, deadline, trace);
-      return stored ?? this.#fleet?.lookups?.run(query.hash, ask, () => this.#cache?.poll(query), signal) ?? ask();
-    });
+    if (recalled !== undefined) {
+      const stored = await recalled;
+      trace?.level(stored === undefined ? 'miss' : 'hit', 'shared');
+      if (stored !== undefined) return stored;
+      const lookups = this.#fleet?.lookups;
+      if (lookups !== undefined) {
+        const ask = () => this.#transport.send(lookup).then((result) => this.#keep(result));
+        return lookups.run(query.hash, ask, () => this.#cache?.poll(query), lookup.signal);
+      }
+    }
+    return this.#keep(await this.#transport.send(lookup));
   }
 
-  /** Asks the service, then keeps the answer in the cache (resolving once a shared store has it too). */
-  #ask(
-    query: NormalizedHash,
-    signal: AbortLike,
-    progress: SharedProgress,
-    deadline: Deadline | undefined,
-    trace: ScanTrace | undefined,
-  ): Promise<ScanResult> {
-    const exchange = new LookupExchange(this.#lookups, query, progress, signal, deadline, trace?.op);
-    const sent = this.#transport.send(exchange);
-    const cache = this.#cache;
-    if (cache === undefined) return sent;
-    return sent.then((result) => cache.set(result)?.then(() => result) ?? result);
+  /** Keeps an answer in the cache, resolving once a shared store has it too. */
+  #keep(result: ScanResult): ScanResult | Promise<ScanResult> {
+    return this.#cache?.set(result)?.then(() => result) ?? result;
   }
 }

@@ -7,6 +7,12 @@ export interface SharedProgress {
   attempts: number;
 }
 
+/** An operation just opened: the signal it runs under and the progress its callers can see. */
+export interface Flight {
+  readonly signal: SharedAbort;
+  readonly progress: SharedProgress;
+}
+
 /** A caller with a signal, waiting for a shared operation. */
 interface Waiter<V> {
   readonly resolve: (value: V) => void;
@@ -67,14 +73,71 @@ export class InFlight<K, V> {
     return this.#pending.has(key);
   }
 
+  /**
+   * Starts the operation for `key` with `start`, or joins the one under way.
+   * Each caller is told on its own: an abort of its `signal` rejects it with
+   * `aborted(progress)` at once.
+   */
   run(
     key: K,
     start: (signal: AbortLike, progress: SharedProgress) => Promise<V>,
     signal: AbortLike | undefined,
     aborted: (progress: SharedProgress) => Error,
   ): Promise<V> {
+    const joined = this.join(key, signal, aborted);
+    if (joined !== undefined) return joined;
+    const flight = this.open();
+    return this.track(key, flight, start(flight.signal, flight.progress), signal, aborted);
+  }
+
+  /**
+   * What a caller waits for when it need not start anything: the operation
+   * for `key` already under way, or a rejection when its `signal` has
+   * already aborted. `undefined`: the caller starts the operation
+   * ({@link open}, then {@link track}), so no frame of this class is on the
+   * operation's stack.
+   */
+  join(key: K, signal: AbortLike | undefined, aborted: (progress: SharedProgress) => Error): Promise<V> | undefined {
     if (signal?.aborted) return Promise.reject(aborted({ attempts: 0 }));
-    const shared = this.#pending.get(key) ?? this.#start(key, start);
+    const shared = this.#pending.get(key);
+    return shared === undefined ? undefined : this.#wait(key, shared, signal, aborted);
+  }
+
+  /** A new operation's shared signal (aborted once every caller that could abort it has gone) and progress. */
+  open(): Flight {
+    return { signal: new SharedAbort(), progress: { attempts: 0 } };
+  }
+
+  /** Shares the operation `promise`, opened as `flight`, under `key`; the caller that started it waits as any other. */
+  track(
+    key: K,
+    flight: Flight,
+    promise: Promise<V>,
+    signal: AbortLike | undefined,
+    aborted: (progress: SharedProgress) => Error,
+  ): Promise<V> {
+    const shared: Shared<V> = {
+      promise,
+      controller: flight.signal,
+      progress: flight.progress,
+      waiters: 0,
+      first: undefined,
+      more: undefined,
+    };
+    promise.then(
+      (value) => this.#settle(key, shared, true, value),
+      (error: unknown) => this.#settle(key, shared, false, error),
+    );
+    this.#pending.set(key, shared);
+    return this.#wait(key, shared, signal, aborted);
+  }
+
+  #wait(
+    key: K,
+    shared: Shared<V>,
+    signal: AbortLike | undefined,
+    aborted: (progress: SharedProgress) => Error,
+  ): Promise<V> {
     if (signal === undefined) {
       // A caller that cannot abort keeps the work alive for good.
       shared.waiters = Number.POSITIVE_INFINITY;
@@ -108,25 +171,6 @@ export class InFlight<K, V> {
         shared.more.push(waiter);
       }
     });
-  }
-
-  #start(key: K, start: (signal: AbortLike, progress: SharedProgress) => Promise<V>): Shared<V> {
-    const controller = new SharedAbort();
-    const progress: SharedProgress = { attempts: 0 };
-    const shared: Shared<V> = {
-      promise: start(controller, progress),
-      controller,
-      progress,
-      waiters: 0,
-      first: undefined,
-      more: undefined,
-    };
-    shared.promise.then(
-      (value) => this.#settle(key, shared, true, value),
-      (error: unknown) => this.#settle(key, shared, false, error),
-    );
-    this.#pending.set(key, shared);
-    return shared;
   }
 
   /** Forgets a settled operation and tells its waiting callers, detached from their signals. */

@@ -1,7 +1,7 @@
 import type { OperationRef } from '../../observe/events.js';
 import type { Observers } from '../../observe/observers.js';
 import { onAbort } from '../../util/abort-subscriptions.js';
-import type { Sending } from '../http/sending.js';
+import type { Sending } from '../http/wire.js';
 import type { BreakerTicket, Resilience } from '../resilience/resilience.js';
 import { attemptFailure } from './attempt-failure.js';
 import { type Deadline, overBudgetFailure } from './deadline.js';
@@ -12,88 +12,118 @@ export interface AttemptContext {
   readonly settings: TransportSettings;
   readonly resilience: Resilience;
   readonly observers: Observers;
-  /** Starts the request on the way chosen at construction (ky over `fetch`, or the dispatcher). */
-  readonly start: (url: string, request: OutgoingRequest, attempt: number) => Sending;
   /** Host and port of the base URL, for `attempt:start` events. */
   readonly server: { readonly address: string; readonly port: number };
 }
 
 /**
- * Sends one request and waits for its whole response, under the attempt's
- * own time-out (cut to what is left of the call's budget) and the caller's
- * signal, reporting `attempt:start`/`attempt:end` to whoever observes them.
- * Not `async`: one `then` per attempt, no frame.
+ * One attempt, watched: opened just before its request starts (reports
+ * `attempt:start`, counts the request), then {@link watch}es the request
+ * under the attempt's own time-out (cut to what is left of the call's
+ * budget) and the caller's signal, reporting `attempt:end`; {@link failed}
+ * turns whatever went wrong into the client's error. The transport starts
+ * the request itself between the two, so the sender runs one frame below
+ * the transport's loop.
  */
-export function sendAttempt(
-  context: AttemptContext,
-  exchange: Exchange<unknown>,
-  request: OutgoingRequest,
-  attempt: number,
-  deadline: Deadline | undefined,
-  ticket: BreakerTicket,
-): Promise<IncomingResponse> {
-  const { settings, observers, resilience } = context;
-  const { signal } = exchange;
-  const url = settings.baseUrl + request.path;
-  const left = deadline?.remaining() ?? Number.POSITIVE_INFINITY;
-  const timeoutMs = Math.min(settings.timeoutMs, left);
-  const observed = observers.listens('attempt:end');
-  if (observers.listens('attempt:start')) {
-    observers.emit({
-      type: 'attempt:start',
-      client: settings.name,
-      op: exchange.op,
-      attempt,
-      method: request.method,
-      url: settings.redact(url),
-      serverAddress: context.server.address,
-      serverPort: context.server.port,
-    });
+export class Attempt {
+  readonly #context: AttemptContext;
+  readonly #exchange: Exchange<unknown>;
+  readonly #method: 'GET' | 'POST';
+  readonly #number: number;
+  readonly #deadline: Deadline | undefined;
+  readonly #ticket: BreakerTicket;
+  /** What is left of the call's budget when the attempt starts. */
+  readonly #left: number;
+  readonly #timeoutMs: number;
+  readonly #observed: boolean;
+  readonly #started: number;
+  #timedOut = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #unsubscribe: (() => void) | undefined;
+  /** The request's full URL. */
+  readonly url: string;
+
+  constructor(
+    context: AttemptContext,
+    exchange: Exchange<unknown>,
+    request: OutgoingRequest,
+    attempt: number,
+    deadline: Deadline | undefined,
+    ticket: BreakerTicket,
+  ) {
+    const { settings, observers } = context;
+    this.#context = context;
+    this.#exchange = exchange;
+    this.#method = request.method;
+    this.#number = attempt;
+    this.#deadline = deadline;
+    this.#ticket = ticket;
+    this.url = settings.baseUrl + request.path;
+    this.#left = deadline?.remaining() ?? Number.POSITIVE_INFINITY;
+    this.#timeoutMs = Math.min(settings.timeoutMs, this.#left);
+    this.#observed = observers.listens('attempt:end');
+    if (observers.listens('attempt:start')) {
+      observers.emit({
+        type: 'attempt:start',
+        client: settings.name,
+        op: exchange.op,
+        attempt,
+        method: request.method,
+        url: settings.redact(this.url),
+        serverAddress: context.server.address,
+        serverPort: context.server.port,
+      });
+    }
+    this.#started = this.#observed ? performance.now() : 0;
+    context.resilience.sent();
   }
-  const started = observed ? performance.now() : 0;
-  let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let unsubscribe: (() => void) | undefined;
-  const failed = (error: unknown): never => {
-    clearTimeout(timer);
-    unsubscribe?.();
-    const overBudget = timedOut && deadline !== undefined && timeoutMs === left;
+
+  /** The whole response of the request on its way; rejects as soon as the attempt is cut short. */
+  watch(sending: Sending): Promise<IncomingResponse> {
+    const { signal } = this.#exchange;
+    this.#timer = setTimeout(() => {
+      this.#timedOut = true;
+      sending.abort(new Error('timed out'));
+    }, this.#timeoutMs);
+    if (signal !== undefined) this.#unsubscribe = onAbort(signal, () => sending.abort(signal.reason));
+    return sending.response.then(
+      (response) => {
+        clearTimeout(this.#timer);
+        this.#unsubscribe?.();
+        if (this.#observed) this.#end({ status: response.status, text: response.text });
+        return response;
+      },
+      (error: unknown) => this.failed(error),
+    );
+  }
+
+  /** The client's error for this attempt's failure (the breaker and observers told). */
+  failed(error: unknown): never {
+    clearTimeout(this.#timer);
+    this.#unsubscribe?.();
+    const { settings, resilience } = this.#context;
+    const { signal } = this.#exchange;
+    const deadline = this.#deadline;
+    const overBudget = this.#timedOut && deadline !== undefined && this.#timeoutMs === this.#left;
     const failure = overBudget
-      ? overBudgetFailure(deadline, attempt, 'unknown')
-      : attemptFailure(error, attempt, {
-          timedOut,
+      ? overBudgetFailure(deadline, this.#number, 'unknown')
+      : attemptFailure(error, this.#number, {
+          timedOut: this.#timedOut,
           timeoutMs: settings.timeoutMs,
           reason: signal?.reason,
           callerAborted: signal?.aborted === true,
           redact: settings.redact,
         });
-    if (observed) attemptEnd(context, exchange.op, request.method, url, attempt, started, { errorCode: failure.code });
+    if (this.#observed) this.#end({ errorCode: failure.code });
     // The call's budget or the caller cut it short: that says nothing about the service.
     const cutByCaller = overBudget || signal?.aborted === true;
-    throw resilience.failed(ticket, failure.code, exchange.fail(failure), cutByCaller);
-  };
-  let sending: Sending;
-  resilience.sent();
-  try {
-    sending = context.start(url, request, attempt);
-  } catch (error) {
-    return Promise.reject(error).catch(failed);
+    throw resilience.failed(this.#ticket, failure.code, this.#exchange.fail(failure), cutByCaller);
   }
-  timer = setTimeout(() => {
-    timedOut = true;
-    sending.abort(new Error('timed out'));
-  }, timeoutMs);
-  if (signal !== undefined) unsubscribe = onAbort(signal, () => sending.abort(signal.reason));
-  // Rejects as soon as the attempt is cut short, even if a custom fetch ignores its signal.
-  return sending.response.then((response) => {
-    clearTimeout(timer);
-    unsubscribe?.();
-    if (observed) {
-      const { status, text } = response;
-      attemptEnd(context, exchange.op, request.method, url, attempt, started, { status, text });
-    }
-    return response;
-  }, failed);
+
+  #end(outcome: { status?: number; text?: string; errorCode?: string }): void {
+    const { op } = this.#exchange;
+    attemptEnd(this.#context, op, this.#method, this.url, this.#number, this.#started, outcome);
+  }
 }
 
 /** The `attempt:end` event: redacted URL, status or error code, the service's code and hint off the body. */

@@ -123,12 +123,11 @@ export interface Exchange<T> {
    * Unset when every call is distinct (a send).
    */
   readonly subject?: string | undefined;
-  /** This call's budget, overriding the client's `totalTimeoutMs`. */
-  readonly totalTimeoutMs?: number | undefined;
   /**
-   * The call's deadline when its budget started before the transport (a
-   * shared-store read, the sending limits): attempts get only what is left.
-   * Takes precedence over `totalTimeoutMs`.
+   * The call's deadline, worked out once by the client (the call's budget,
+   * else the client's `totalTimeoutMs`): it starts before the transport when
+   * a shared-store read or the sending limits come first, and attempts get
+   * only what is left. `undefined`: no budget.
    */
   readonly deadline?: Deadline | undefined;
   /** The operation this call serves, carried by its events (see `observe/events.ts`). */

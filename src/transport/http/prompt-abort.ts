@@ -1,5 +1,4 @@
-import type { Sending } from './sending.js';
-import type { IncomingResponse } from './wire.js';
+import type { IncomingResponse, Sending } from './wire.js';
 
 /**
  * A sending whose `response` rejects as soon as `abort` is called, even if

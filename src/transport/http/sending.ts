@@ -2,21 +2,17 @@ import type { KyInstance, Options } from 'ky';
 import { SharedAbort } from '../../util/abort-like.js';
 import { ResponseTooLargeError, readNodeBody, readWebBody, refuseAnnounced } from './body-limit.js';
 import { DispatchExchange, RecordHeaders } from './dispatch-handler.js';
-import type { DispatchOptions } from './dispatcher.js';
+import type { DispatchOptions, UndiciDispatcher } from './dispatcher.js';
 import { kyFactory } from './ky-lazy.js';
-import { DispatchFailure, type WriteTrackingDispatcher } from './request-written.js';
+import { promptly } from './prompt-abort.js';
+import {
+  DispatchFailure,
+  trackRequestWrites,
+  untrackedDispatcher,
+  type WriteTrackingDispatcher,
+} from './request-written.js';
 import { USER_AGENT } from './user-agent.js';
-import type { FetchLike, IncomingResponse, OutgoingRequest } from './wire.js';
-
-/**
- * One request on its way: its complete response, and how to cut it short
- * (connection included). The transport needs `response` to reject at once
- * on `abort`: the dispatcher path's does; the ky path's is wrapped (`prompt-abort.ts`).
- */
-export interface Sending {
-  readonly response: Promise<IncomingResponse>;
-  abort(reason: unknown): void;
-}
+import type { FetchLike, IncomingResponse, OutgoingRequest, Sending } from './wire.js';
 
 /** Headers of every request; a request's own headers are merged over them. */
 const BASE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -33,40 +29,25 @@ function headersOf(request: OutgoingRequest): Record<string, string> {
   return merged;
 }
 
+/** Starts one request on the way a transport chose at construction (ky over `fetch`, or a dispatcher). */
+export interface Sender {
+  send(url: string, request: OutgoingRequest, attempt: number): Sending;
+}
+
 /**
  * Starts attempts through ky, hence through `fetch`: the `fetch` option
  * (`custom`), else `globalThis.fetch` looked up per request, so msw and other
  * interceptors installed later still see it. ky's own retry, time-out and
  * HTTP errors are off: the transport owns all three, so attempts never multiply.
- */
-export function kySender(
-  custom: FetchLike | undefined,
-  maxBytes: number,
-): (url: string, request: OutgoingRequest, attempt: number) => Sending {
-  // Created by the first request: ky is evaluated then (see `ky-lazy.ts`).
-  let client: KyInstance | undefined;
-  return (url, request, attempt) => {
-    client ??= kyFactory().create({
-      retry: 0,
-      timeout: false,
-      throwHttpErrors: false,
-      // A redirect could downgrade to http: or carry the key to another host.
-      redirect: 'manual',
-      ...(custom !== undefined && { headers: BASE_HEADERS }),
-    });
-    return sendWithKy(client, custom, url, request, attempt, maxBytes);
-  };
-}
-
-/**
- * One attempt through ky. Whatever it is given, ky builds per request an
- * `AbortController`, a `Request` following its signal and a clone of it (for
- * its retries, which are off), then calls its `fetch` option. On the default
- * path that option calls `globalThis.fetch` with the URL and a plain init
- * (method, headers, body, the attempt's one signal, no redirects) rather than
- * with ky's `Request`: `fetch` then builds one `Request` from a string instead
- * of copying ky's, which costs less CPU per request (BENCHMARKS.md).
- * ky's `Request` carries the same method, URL and body, so what is sent is the
+ *
+ * Whatever it is given, ky builds per request an `AbortController`, a
+ * `Request` following its signal and a clone of it (for its retries, which
+ * are off), then calls its `fetch` option. On the default path that option
+ * calls `globalThis.fetch` with the URL and a plain init (method, headers,
+ * body, the attempt's one signal, no redirects) rather than with ky's
+ * `Request`: `fetch` then builds one `Request` from a string instead of
+ * copying ky's, which costs less CPU per request (BENCHMARKS.md). ky's
+ * `Request` carries the same method, URL and body, so what is sent is the
  * same; it is never sent, so it is not given the attempt's signal either (no
  * `AbortSignal.any` per request). A custom `fetch` may read only the `Request`
  * it is given, so it gets the signal and headers through ky. The body is read
@@ -79,53 +60,75 @@ export function kySender(
  * GC; a large batch then holds hundreds of MB of it. An abort after the end
  * unregisters it at once. The connection is kept (undici ignores an abort of
  * a completed request). A large `scanMany` then peaks below the bare `fetch`
- * loop instead of above it; the price is the abort itself (figures in BENCHMARKS.md).
+ * loop instead of above it; the price is the abort itself (BENCHMARKS.md).
+ *
+ * The response is wrapped by `promptly`: it rejects as soon as the attempt
+ * is cut short, even if a custom `fetch` ignores its signal.
  */
-function sendWithKy(
-  client: KyInstance,
-  custom: FetchLike | undefined,
-  url: string,
-  request: OutgoingRequest,
-  attempt: number,
-  maxBytes: number,
-): Sending {
-  const controller = new AbortController();
-  const { signal } = controller;
-  const options: Options = { method: request.method, body: request.body ?? null };
-  if (custom === undefined) {
-    const init: RequestInit = { method: request.method, headers: headersOf(request), signal, redirect: 'manual' };
-    if (request.body !== undefined) init.body = request.body;
-    options.fetch = () => globalThis.fetch(url, init);
-  } else {
-    options.signal = signal;
-    if (request.headers !== undefined) options.headers = request.headers;
-    options.fetch = (input, init) => custom(input as Request, init);
-  }
-  const response = client(url, options).then(async (res): Promise<IncomingResponse> => {
-    try {
-      refuseAnnounced(res.headers.get('content-length'), maxBytes, res.status);
-      const text = await readWebBody(res.body, maxBytes, res.status);
-      // A custom fetch is told nothing after the end: it may take an abort for a cancellation.
-      if (custom === undefined) controller.abort(SETTLED);
-      return { status: res.status, headers: res.headers, text, attempt };
-    } catch (error) {
-      if (error instanceof ResponseTooLargeError) controller.abort(error);
-      throw error;
-    }
-  });
-  return { response, abort: (reason) => controller.abort(reason) };
+export function kySender(custom: FetchLike | undefined, maxBytes: number): Sender {
+  // Created by the first request: ky is evaluated then (see `ky-lazy.ts`).
+  let client: KyInstance | undefined;
+  return {
+    send(url, request, attempt) {
+      client ??= kyFactory().create({
+        retry: 0,
+        timeout: false,
+        throwHttpErrors: false,
+        // A redirect could downgrade to http: or carry the key to another host.
+        redirect: 'manual',
+        ...(custom !== undefined && { headers: BASE_HEADERS }),
+      });
+      const controller = new AbortController();
+      const { signal } = controller;
+      const options: Options = { method: request.method, body: request.body ?? null };
+      if (custom === undefined) {
+        const init: RequestInit = { method: request.method, headers: headersOf(request), signal, redirect: 'manual' };
+        if (request.body !== undefined) init.body = request.body;
+        options.fetch = () => globalThis.fetch(url, init);
+      } else {
+        options.signal = signal;
+        if (request.headers !== undefined) options.headers = request.headers;
+        options.fetch = (input, init) => custom(input as Request, init);
+      }
+      const response = client(url, options).then(async (res): Promise<IncomingResponse> => {
+        try {
+          refuseAnnounced(res.headers.get('content-length'), maxBytes, res.status);
+          const text = await readWebBody(res.body, maxBytes, res.status);
+          // A custom fetch is told nothing after the end: it may take an abort for a cancellation.
+          if (custom === undefined) controller.abort(SETTLED);
+          return { status: res.status, headers: res.headers, text, attempt };
+        } catch (error) {
+          if (error instanceof ResponseTooLargeError) controller.abort(error);
+          throw error;
+        }
+      });
+      return promptly({ response, abort: (reason) => controller.abort(reason) });
+    },
+  };
 }
 
-/** The abort reason of an attempt whose response was read in full (see {@link sendWithKy}). */
+/** Sends through an undici dispatcher (see {@link sendWithDispatcher}), tracking request writes when asked. */
+export function dispatchSender(
+  dispatcher: UndiciDispatcher,
+  baseUrl: string,
+  trackWrites: boolean,
+  maxBytes: number,
+): Sender {
+  const target = dispatchTarget(baseUrl);
+  const tracked = trackWrites ? trackRequestWrites(dispatcher) : untrackedDispatcher(dispatcher);
+  return { send: (_url, request, attempt) => sendWithDispatcher(tracked, target, request, attempt, maxBytes) };
+}
+
+/** The abort reason of an attempt whose response was read in full (see {@link kySender}). */
 const SETTLED = 'settled';
 
 /** Where a dispatcher sends: the base URL split into origin and path prefix. */
-export interface DispatchTarget {
+interface DispatchTarget {
   readonly origin: string;
   readonly pathPrefix: string;
 }
 
-export function dispatchTarget(baseUrl: string): DispatchTarget {
+function dispatchTarget(baseUrl: string): DispatchTarget {
   const { origin } = new URL(baseUrl);
   return { origin, pathPrefix: baseUrl.slice(origin.length) };
 }
@@ -143,7 +146,7 @@ export function dispatchTarget(baseUrl: string): DispatchTarget {
  * whole attempt, and `abort` rejects it at once (whatever the dispatcher does
  * with its signal).
  */
-export function sendWithDispatcher(
+function sendWithDispatcher(
   tracked: WriteTrackingDispatcher,
   target: DispatchTarget,
   request: OutgoingRequest,

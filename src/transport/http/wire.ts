@@ -34,3 +34,13 @@ export interface IncomingResponse {
   /** 1-based number of the attempt that got this response. */
   readonly attempt: number;
 }
+
+/**
+ * One request on its way: its complete response, and how to cut it short
+ * (connection included). The transport needs `response` to reject at once
+ * on `abort`: the dispatcher path's does; the ky path's is wrapped (`prompt-abort.ts`).
+ */
+export interface Sending {
+  readonly response: Promise<IncomingResponse>;
+  abort(reason: unknown): void;
+}
