@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eicarTestFile } from '../../../src/sandbox/index.js';
-import { parseNdjson, runCli } from '../run-cli.js';
+import { eicarTestFile } from '../../../../src/sandbox/index.js';
+import { parseNdjson, runCli } from '../../run-cli.js';
 import { type DoubleObject, type S3Double, startS3Double } from './s3-double.js';
 
 const EICAR = eicarTestFile();

@@ -4,7 +4,7 @@
  * later page, a body cut short of its Content-Length. It answers ListObjectsV2 a few keys a page.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Loopback, startLoopback } from '../../helpers/loopback.js';
+import { type Loopback, startLoopback } from '../../../helpers/loopback.js';
 
 /** One object of the double: its bytes and the headers HeadObject and GetObject give. */
 export interface DoubleObject {
