@@ -26,7 +26,7 @@ export interface ObjectIdentity {
 }
 
 /** A local file, read and hashed. */
-export interface FileEntry {
+interface FileEntry {
   readonly kind: 'file';
   /** The path as bytes (see `names.ts`). */
   readonly name: Buffer;

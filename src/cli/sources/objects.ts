@@ -1,8 +1,8 @@
 import type { HashAlgorithm } from '../../hashing/index.js';
 import { connectS3, endpointOf } from './s3/connect.js';
 import type { Coverage, ObjectResult } from './s3/object-digest.js';
-import { describeCoverage, emptyCoverage, scanObjects } from './s3/scan-objects.js';
 import { isS3Argument, parseS3Argument } from './s3/s3-url.js';
+import { describeCoverage, emptyCoverage, scanObjects } from './s3/scan-objects.js';
 
 /** `scan`'s arguments sorted by source: local paths, and `s3://` locations. */
 export interface ScanArguments {

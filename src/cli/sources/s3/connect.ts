@@ -3,7 +3,7 @@ import { loadOptional } from '../../optional-package.js';
 import { UsageError } from '../../usage-error.js';
 
 /** The parts of the AWS SDK the scan uses. */
-export type S3Sdk = Pick<
+type S3Sdk = Pick<
   typeof import('@aws-sdk/client-s3'),
   'S3Client' | 'ListObjectsV2Command' | 'HeadObjectCommand' | 'GetObjectCommand'
 >;

@@ -7,7 +7,7 @@ import { s3Name } from './s3-url.js';
 import { bareEtag, storedDigests } from './stored-digest.js';
 
 /** An object that could not be given a digest: a `review` row. */
-export interface ObjectProblem {
+interface ObjectProblem {
   readonly name: string;
   readonly code: string;
   readonly message: string;
@@ -46,7 +46,9 @@ const HEAD = z.object({
 
 const GOT = z.object({
   ContentLength: z.number().int().nonnegative().optional(),
-  Body: z.custom<AsyncIterable<unknown>>((body) => body !== null && typeof body === 'object' && Symbol.asyncIterator in body),
+  Body: z.custom<AsyncIterable<unknown>>(
+    (body) => body !== null && typeof body === 'object' && Symbol.asyncIterator in body,
+  ),
 });
 
 class ObjectFailure extends Error {

@@ -31,7 +31,9 @@ async function* listEvery(
     } catch (error) {
       if (!(error instanceof ListingError)) throw error;
       coverage.listingsCut += 1;
-      yield { problem: { name: s3Name(location.bucket, location.prefix), code: 'S3_LISTING_FAILED', message: error.message } };
+      yield {
+        problem: { name: s3Name(location.bucket, location.prefix), code: 'S3_LISTING_FAILED', message: error.message },
+      };
     }
   }
 }

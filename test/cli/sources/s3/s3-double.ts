@@ -33,8 +33,7 @@ export interface S3Double extends Loopback {
 const PAGE = 3;
 const LAST_MODIFIED = new Date('2026-01-02T03:04:05.000Z');
 
-const escapeXml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function error(response: ServerResponse, status: number, code: string): void {
   response.writeHead(status, { 'content-type': 'application/xml' });

@@ -4,7 +4,7 @@ import { eicarTestFile } from '../../../../src/sandbox/index.js';
 import { parseNdjson, runCli } from '../../run-cli.js';
 import { type DoubleObject, type S3Double, startS3Double } from './s3-double.js';
 
-const EICAR = eicarTestFile();
+const EICAR = Buffer.from(eicarTestFile());
 const CLEAN = Buffer.from('a clean object\n');
 const md5 = (bytes: Buffer | string): string => createHash('md5').update(bytes).digest('hex');
 const sha256 = (bytes: Buffer | string, encoding: 'hex' | 'base64' = 'hex'): string =>
@@ -127,7 +127,11 @@ describe('scan s3:// against a loopback S3 double', { timeout: 30_000 }, () => {
       expect(run.code).toBe(2);
       const rows = parseNdjson(run.stdout);
       const listed = rows.filter((row) => row.error === undefined);
-      expect(listed.map((row) => row.path).sort()).toEqual(['s3://cut/obj-0.txt', 's3://cut/obj-1.txt', 's3://cut/obj-2.txt']);
+      expect(listed.map((row) => row.path).sort()).toEqual([
+        's3://cut/obj-0.txt',
+        's3://cut/obj-1.txt',
+        's3://cut/obj-2.txt',
+      ]);
       const failure = rows.find((row) => row.error === 'S3_LISTING_FAILED');
       expect(failure).toMatchObject({ decision: 'review', verdict: 'error', path: 's3://cut/' });
       expect(String(failure?.detail)).toContain('listing stopped after 3 objects: AccessDenied (HTTP 403)');

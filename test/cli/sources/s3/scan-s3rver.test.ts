@@ -44,9 +44,12 @@ afterAll(async () => {
 
 describe('scan s3:// against s3rver (a real S3-protocol server)', { timeout: 30_000 }, () => {
   it('blocks the EICAR object from its ETag (MD5) without downloading, in every format', async () => {
-    const ndjson = await runCli(['scan', '--sandbox', '-f', 'ndjson', '--endpoint-url', server.endpoint, 's3://store/uploads/'], {
-      env: server.env,
-    });
+    const ndjson = await runCli(
+      ['scan', '--sandbox', '-f', 'ndjson', '--endpoint-url', server.endpoint, 's3://store/uploads/'],
+      {
+        env: server.env,
+      },
+    );
     expect(ndjson.code).toBe(1);
     const rows = parseNdjson(ndjson.stdout);
     expect(rows.map((row) => row.path).sort()).toEqual([
@@ -64,15 +67,28 @@ describe('scan s3:// against s3rver (a real S3-protocol server)', { timeout: 30_
       size: EICAR.length,
     });
     expect(rows.every((row) => row.digestSource === 'etag-md5')).toBe(true);
-    expect(ndjson.stderr).toContain('3 objects: 0 checksum-sha256, 3 etag-md5, 0 download, 0 failed; 0 bytes downloaded');
+    expect(ndjson.stderr).toContain(
+      '3 objects: 0 checksum-sha256, 3 etag-md5, 0 download, 0 failed; 0 bytes downloaded',
+    );
     // One field order: digestSource after size, in NDJSON as in the CSV header.
-    expect(Object.keys(eicar ?? {})).toEqual(['decision', 'verdict', 'md5', 'size', 'digestSource', 'detail', 'path', 'source']);
+    expect(Object.keys(eicar ?? {})).toEqual([
+      'decision',
+      'verdict',
+      'md5',
+      'size',
+      'digestSource',
+      'detail',
+      'path',
+      'source',
+    ]);
 
     const csv = await runCli(['scan', '--sandbox', '-f', 'csv', 's3://store/uploads/2026/'], {
       env: { ...server.env, AWS_ENDPOINT_URL_S3: server.endpoint },
     });
     expect(csv.code).toBe(1);
-    expect(csv.stdout.split('\r\n')[0]).toBe('decision,verdict,sha256,md5,size,digestSource,detail,path,pathBase64,source,error');
+    expect(csv.stdout.split('\r\n')[0]).toBe(
+      'decision,verdict,sha256,md5,size,digestSource,detail,path,pathBase64,source,error',
+    );
     expect(csvRecords(csv.stdout).map((row) => row.digestSource)).toEqual(['etag-md5', 'etag-md5', 'etag-md5']);
 
     const table = await runCli(['scan', '--sandbox', 's3://store/uploads/2026/eicar'], {
@@ -84,9 +100,12 @@ describe('scan s3:// against s3rver (a real S3-protocol server)', { timeout: 30_
   });
 
   it('a bucket that does not exist is a review row and exit 2, never a clean run', async () => {
-    const run = await runCli(['scan', '--sandbox', '-f', 'ndjson', '--endpoint-url', server.endpoint, 's3://no-such-bucket'], {
-      env: server.env,
-    });
+    const run = await runCli(
+      ['scan', '--sandbox', '-f', 'ndjson', '--endpoint-url', server.endpoint, 's3://no-such-bucket'],
+      {
+        env: server.env,
+      },
+    );
     expect(run.code).toBe(2);
     expect(parseNdjson(run.stdout)).toEqual([
       expect.objectContaining({ decision: 'review', error: 'S3_LISTING_FAILED', path: 's3://no-such-bucket/' }),

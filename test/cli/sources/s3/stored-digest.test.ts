@@ -29,9 +29,9 @@ describe('storedDigests', () => {
   });
 
   it('never takes a COMPOSITE checksum or one of no stated type, nor an ETag beside a COMPOSITE checksum', () => {
-    expect(storedDigests(head({ etag: `${MD5}-3`, checksumSha256: `${SHA256_BASE64}-3`, checksumType: 'COMPOSITE' }))).toBe(
-      undefined,
-    );
+    expect(
+      storedDigests(head({ etag: `${MD5}-3`, checksumSha256: `${SHA256_BASE64}-3`, checksumType: 'COMPOSITE' })),
+    ).toBe(undefined);
     expect(storedDigests(head({ checksumSha256: SHA256_BASE64, checksumType: 'COMPOSITE' }))).toBeUndefined();
     expect(storedDigests(head({ etag: `${MD5}-1`, checksumSha256: SHA256_BASE64 }))).toBeUndefined();
   });
