@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 
 /** A real S3-protocol server (s3rver) in a child process, on a free loopback port, storing in a temp dir. */
 export interface S3Server {
@@ -55,4 +56,16 @@ export async function startS3rver(buckets: readonly string[]): Promise<S3Server>
       await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** A client of the server for a test's or bench's own uploads. */
+export function s3rverClient(server: S3Server): S3Client {
+  return new S3Client({
+    endpoint: server.endpoint,
+    forcePathStyle: true,
+    region: 'us-east-1',
+    credentials: { accessKeyId: CREDENTIALS.AWS_ACCESS_KEY_ID, secretAccessKey: CREDENTIALS.AWS_SECRET_ACCESS_KEY },
+    // s3rver predates the SDK's default upload checksums (aws-chunked trailers).
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+  });
 }

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eicarTestFile } from '../../../../src/sandbox/index.js';
-import { type S3Server, startS3rver } from '../../../helpers/s3rver.js';
+import { type S3Server, s3rverClient, startS3rver } from '../../../helpers/s3rver.js';
 import { CLI_PATH } from '../../build-cli.js';
 import { csvRecords, parseNdjson, runCli } from '../../run-cli.js';
 
@@ -23,14 +23,7 @@ beforeAll(async () => {
   server = await startS3rver(['store']);
   // The SDK's notice that its 2027 releases will need Node 22 would be a process warning of this test.
   vi.stubEnv('AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED', 'true');
-  const client = new S3Client({
-    endpoint: server.endpoint,
-    forcePathStyle: true,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    // s3rver predates the SDK's default upload checksums (aws-chunked trailers).
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
+  const client = s3rverClient(server);
   for (const [key, body] of Object.entries(OBJECTS)) {
     await client.send(new PutObjectCommand({ Bucket: 'store', Key: key, Body: body }));
   }
