@@ -115,8 +115,17 @@ describe('scan s3:// against a loopback S3 double', { timeout: 30_000 }, () => {
     expect(run.stderr).not.toContain('double-SECRET-key');
   });
 
-  it('follows the listing page after page', async () => {
-    const run = await scan(['-f', 'ndjson', 's3://paged/obj-']);
+  it('follows the listing page after page, path-style on a custom endpoint named by host name, in us-east-1 when no region is set', async () => {
+    // By host name, not IP: virtual-hosted style would ask `paged.localhost`, which the double does not serve.
+    const env = {
+      ...ENV,
+      AWS_ENDPOINT_URL: double.url.replace('127.0.0.1', 'localhost'),
+      AWS_REGION: undefined,
+      AWS_DEFAULT_REGION: undefined,
+      AWS_PROFILE: undefined,
+      AWS_CONFIG_FILE: '/nonexistent/aws-config',
+    };
+    const run = await runCli(['scan', '--sandbox', '-f', 'ndjson', 's3://paged/obj-'], { env });
     expect(run.code).toBe(0);
     expect(parseNdjson(run.stdout).map((row) => row.path)).toHaveLength(7);
   });
