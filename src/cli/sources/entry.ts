@@ -21,8 +21,8 @@ export interface ObjectIdentity {
   /** The ETag as the store gave it, quotes removed. */
   readonly etag: string;
   readonly size: number;
-  /** ISO 8601, as the store gave it. */
-  readonly lastModified: string;
+  /** ISO 8601, from the store's `Last-Modified`; `undefined` when it gave none. */
+  readonly lastModified: string | undefined;
 }
 
 /** A local file, read and hashed. */

@@ -87,7 +87,7 @@ export async function digestObject(
       versionId: head.VersionId,
       etag: bareEtag(head.ETag),
       size: head.ContentLength,
-      lastModified: (head.LastModified ?? new Date(0)).toISOString(),
+      lastModified: head.LastModified?.toISOString(),
     };
     const stored = storedDigests({
       etag: identity.etag,
