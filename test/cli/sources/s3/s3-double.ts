@@ -76,12 +76,16 @@ export async function startS3Double(buckets: Readonly<Record<string, DoubleBucke
     const key = decodeURIComponent(rest.join('/'));
     const object = bucket.objects[key];
     if (object === undefined) return error(response, 404, 'NoSuchKey');
+    // As S3 does, checksums only to a request that asks for them (`x-amz-checksum-mode: ENABLED`).
+    const asked = request.headers['x-amz-checksum-mode'] === 'ENABLED';
     const headers = {
       etag: `"${object.etag}"`,
       'content-length': String(object.body.length),
       'last-modified': LAST_MODIFIED.toUTCString(),
       'content-type': 'application/octet-stream',
-      ...object.headers,
+      ...Object.fromEntries(
+        Object.entries(object.headers ?? {}).filter(([name]) => asked || !name.startsWith('x-amz-checksum-')),
+      ),
     };
     if (request.method === 'HEAD') {
       response.writeHead(200, headers);
