@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
@@ -90,6 +90,26 @@ describe('scan s3:// against s3rver (a real S3-protocol server)', { timeout: 30_
     expect(table.code).toBe(1);
     expect(table.stdout).toMatch(/DIGESTSOURCE/);
     expect(table.stdout).toMatch(/block +malicious.*etag-md5 +eicar +s3:\/\/store\/uploads\/2026\/eicar\.com/);
+  });
+
+  it('local paths and objects in one run: one report, one tally, digestSource on the objects only', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-mixed-'));
+    try {
+      await writeFile(join(dir, 'local.txt'), 'a local file\n');
+      const run = await runCli(
+        ['scan', '--sandbox', '-f', 'ndjson', '--endpoint-url', server.endpoint, dir, 's3://store/uploads/2026/eicar'],
+        { env: server.env },
+      );
+      expect(run.code).toBe(1);
+      const rows = parseNdjson(run.stdout);
+      expect(rows.map((row) => [row.path, row.decision, row.digestSource]).sort()).toEqual([
+        [join(dir, 'local.txt'), 'allow', undefined],
+        ['s3://store/uploads/2026/eicar.com', 'block', 'etag-md5'],
+      ]);
+      expect(run.stderr).toContain('2 files: 1 block, 0 review, 1 allow');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a bucket that does not exist is a review row and exit 2, never a clean run', async () => {
