@@ -68,8 +68,7 @@ export async function* scanObjects(
         continue;
       }
       const task: Promise<void> = digestObject(connection, item.bucket, item.object, digestOptions).then((result) => {
-        // Stopped (Ctrl-C, SIGTERM): a request cut by the stop is not the object's problem, and is not reported.
-        if (!(options.signal.aborted && 'problem' in result)) ready.push(result);
+        ready.push(result);
         running.delete(task);
       });
       running.add(task);
