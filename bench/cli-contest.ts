@@ -17,27 +17,23 @@
  *
  *   npm run build && node --import tsx bench/cli-contest.ts [--lines N] [--rounds N] [--rate R]
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ContestantRun, numberOption, runContestant } from './lib/contestant.js';
 import { machine } from './lib/machine.js';
 import { startServer } from './lib/server.js';
 import { ratio, summarize } from './lib/stats.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number): number => {
-  const at = args.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(args[at + 1]);
-};
 /** `--quick`: proves the contest runs (CI); small sizes, one round, no results file. */
 const QUICK = args.includes('--quick');
-const LINES = option('lines', QUICK ? 2000 : 100_000);
-const ROUNDS = option('rounds', QUICK ? 1 : 3);
-const RATE = option('rate', QUICK ? 200 : 1000);
-const RATE_LINES = option('rate-lines', QUICK ? 2 * RATE : 30 * RATE);
+const LINES = numberOption('lines', QUICK ? 2000 : 100_000);
+const ROUNDS = numberOption('rounds', QUICK ? 1 : 3);
+const RATE = numberOption('rate', QUICK ? 200 : 1000);
+const RATE_LINES = numberOption('rate-lines', QUICK ? 2 * RATE : 30 * RATE);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'cli-contest-'));
 
@@ -46,29 +42,11 @@ function writeList(path: string, count: number, salt: string): void {
   writeFileSync(path, `${lines.join('\n')}\n`);
 }
 
-interface Run {
-  readonly ms: number;
-  readonly cpuUs: number;
-  readonly code: number;
-}
+type Run = ContestantRun;
 
 /** One contestant run: a process of its own, stdout to /dev/null. */
 function run(command: readonly string[], env: Record<string, string>, allowed: readonly number[] = [0]): Promise<Run> {
-  const cpuFile = join(dir, 'cpu');
-  const out = openSync('/dev/null', 'w');
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--require', join(root, 'bench/cli/cpu-report.cjs'), ...command], {
-    cwd: root,
-    env: { ...process.env, ...env, BENCH_CPU_FILE: cpuFile },
-    stdio: ['ignore', out, 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => {
-      const ms = performance.now() - started;
-      if (code === null || !allowed.includes(code)) reject(new Error(`${command.join(' ')} exited ${code}`));
-      else resolve({ ms, cpuUs: Number(readFileSync(cpuFile, 'utf8').split(' ')[0]), code });
-    });
-  });
+  return runContestant(command, { root, scratch: dir, env, allowed });
 }
 
 const perLookup = (runs: readonly Run[], lines: number) => ({

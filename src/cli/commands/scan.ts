@@ -1,5 +1,5 @@
 import { lstat } from 'node:fs/promises';
-import type { HashAlgorithm, HashedFile } from '../../index.js';
+import type { HashAlgorithm } from '../../index.js';
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, verdictHelp } from '../command.js';
@@ -12,8 +12,10 @@ import { type Column, createWriter, FORMATS, type Row } from '../output/index.js
 import { Progress } from '../progress.js';
 import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
 import { errorCells, type OutcomeView, outcomeCells } from '../scan-row.js';
+import { entryCells, lookupDigest, type ScanEntry } from '../sources/entry.js';
+import { openObjectSource, sortArguments } from '../sources/objects.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
-import { UsageError } from '../usage-error.js';
+import { EXIT, UsageError } from '../usage-error.js';
 import { walk } from '../walk.js';
 
 const OPTIONS = {
@@ -28,11 +30,12 @@ const OPTIONS = {
   'follow-symlinks': { type: 'boolean', short: 'L' },
   'fail-on': { type: 'string' },
   'on-error': { type: 'string' },
+  'endpoint-url': { type: 'string' },
 } as const;
 
 const ALGORITHMS: readonly HashAlgorithm[] = ['sha256', 'sha1', 'md5'];
 
-const HELP = `Usage: hashscan-sms scan [options] <path…>
+const HELP = `Usage: hashscan-sms scan [options] <path | s3://bucket/prefix …>
 
 Hashes every file under the given files and folders (recursively, each file
 read once) and looks the hashes up, repeated contents asked once. Each file is
@@ -44,7 +47,16 @@ Scanning:
   -a, --algorithm ALG   sha256 (default), sha1 or md5; repeat for several digests
                         from one read (the first is looked up), e.g. -a sha256 -a md5
   -L, --follow-symlinks follow symbolic links (loops are detected and reported)
-  --hash-concurrency N  files read at once (default 8)
+  --hash-concurrency N  files read at once (default 8), objects checked at once (default 16)
+
+Object storage (s3://bucket/prefix; needs the optional package @aws-sdk/client-s3):
+  --endpoint-url URL    an S3-compatible store (MinIO, Ceph, R2; path-style addressing);
+                        default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS S3.
+                        Credentials and region: the AWS SDK's standard chain (AWS_REGION,
+                        else us-east-1). An object's stored SHA-256 (FULL_OBJECT checksum)
+                        or MD5 (a single-part, non-KMS, non-SSE-C ETag) is looked up
+                        without downloading; any other object is downloaded and hashed.
+                        Each row says which (digestSource); a listing cut short exits 2.
 
 ${verdictHelp({ key: 'path', when: 'every row' })}
 ${REDIS_HELP}
@@ -53,7 +65,8 @@ Examples:
   hashscan-sms scan --sandbox ./examples
   HASHSCAN_API_KEY=… HASHSCAN_BASE_URL=https://… hashscan-sms scan /srv/uploads
   hashscan-sms scan -f ndjson -a sha256 -a md5 /srv/uploads > report.ndjson
-  hashscan-sms scan -f csv --fail-on block /srv/uploads > report.csv || alert`;
+  hashscan-sms scan -f csv --fail-on block /srv/uploads > report.csv || alert
+  hashscan-sms scan --endpoint-url http://127.0.0.1:9000 -f ndjson s3://uploads/2026/`;
 
 /**
  * A named path that does not exist is a mistake on the command line (a typo, a wrong folder): a usage
@@ -80,7 +93,8 @@ export const scanCommand: Command = {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'scan');
     if (positionals.length === 0)
       throw new UsageError('scan: name at least one file or folder\nRun `hashscan-sms scan --help` for usage.');
-    await refuseMissing(positionals);
+    const { paths, objects } = sortArguments(positionals);
+    await refuseMissing(paths);
     const format = oneOf(values.format, FORMATS, 'format', 'table');
     const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
@@ -89,15 +103,21 @@ export const scanCommand: Command = {
     );
     const primary = algorithms[0] as HashAlgorithm;
     const pinned = flagNumber(values.concurrency, 'concurrency', { min: 1, max: 1024 });
-    const hashConcurrency = flagNumber(values['hash-concurrency'], 'hash-concurrency', { min: 1, max: 1024 }) ?? 8;
+    const pinnedHashing = flagNumber(values['hash-concurrency'], 'hash-concurrency', { min: 1, max: 1024 });
+    const hashConcurrency = pinnedHashing ?? 8;
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
     const workers = flagNumber(values.workers, 'workers', { min: 1, max: 64 }) ?? 1;
+    const source = await openObjectSource(objects, values['endpoint-url'], io.env);
+    // A store keeps a SHA-256 or an MD5: both get a column when an object is scanned, and a download computes both.
+    const digestColumns: HashAlgorithm[] =
+      source === undefined ? [...algorithms] : [...new Set<HashAlgorithm>([...algorithms, 'sha256', 'md5'])];
 
     const columns: Column[] = [
       { key: 'decision', width: 8 },
       { key: 'verdict', width: 12 },
-      ...algorithms.map((algorithm) => ({ key: algorithm, width: format === 'table' ? 16 : 0 })),
+      ...digestColumns.map((algorithm) => ({ key: algorithm, width: format === 'table' ? 16 : 0 })),
       { key: 'size', width: 10 },
+      ...(source === undefined ? [] : [{ key: 'digestSource', width: 15 }]),
       { key: 'detail', width: 28 },
       { key: 'path', width: 0 },
     ];
@@ -115,6 +135,7 @@ export const scanCommand: Command = {
     const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
       (error: unknown) => {
         progress.stop();
+        source?.close();
         throw error;
       },
     );
@@ -125,12 +146,12 @@ export const scanCommand: Command = {
       writer.write(row);
       tally[row.decision as keyof DecisionTally] += 1;
     };
-    const unreadable = (path: Buffer, code: string, message: string): void => {
+    const unreadable = (path: Buffer | string, code: string, message: string): void => {
       progress.counters.errors += 1;
       emit({ ...nameCells('path', path), ...errorCells({ code, message }, decide({ verdict: 'error' }, policy)) });
     };
 
-    const files = walk(positionals, {
+    const files = walk(paths, {
       followSymlinks: values['follow-symlinks'] === true,
       signal,
       onProblem: (problem) => {
@@ -169,10 +190,11 @@ export const scanCommand: Command = {
         walked += 1;
         yield path;
       }
-      walkEnded = true;
+      // With objects still to list, the total is not known yet.
+      walkEnded = source === undefined;
       updateTotal();
     }
-    async function* hashed(): AsyncGenerator<readonly HashedFile<HashAlgorithm, Buffer>[], void, undefined> {
+    async function* entries(): AsyncGenerator<readonly ScanEntry[], void, undefined> {
       for await (const file of hashFilesOffThread(counted(), { algorithms, concurrency: hashConcurrency, signal })) {
         if (file.error !== undefined) {
           unhashable += 1;
@@ -181,28 +203,42 @@ export const scanCommand: Command = {
           continue;
         }
         progress.counters.hashed += 1;
-        yield [file];
+        yield [{ kind: 'file', name: file.path, size: file.size, digests: file.digests }];
+      }
+      const results = source?.results({ algorithms: digestColumns, concurrency: pinnedHashing ?? 16, signal }) ?? [];
+      for await (const result of results) {
+        if ('problem' in result) {
+          unreadable(result.problem.name, result.problem.code, result.problem.message);
+          continue;
+        }
+        progress.counters.hashed += 1;
+        yield [result.entry];
       }
     }
-    const report = (file: HashedFile<HashAlgorithm, Buffer>, outcome: OutcomeView): void => {
+    const report = (entry: ScanEntry, outcome: OutcomeView): void => {
       progress.counters.looked += 1;
       if (outcome.verdict === 'error') progress.counters.errors += 1;
-      emit({ ...nameCells('path', file.path), size: file.size, ...file.digests, ...outcomeCells(outcome, policy) });
+      emit({ ...entryCells(entry), ...outcomeCells(outcome, policy) });
     };
 
     try {
-      await lookups.run(hashed(), (file) => file.digests[primary], { signal }, report, io.out);
+      await lookups.run(entries(), (entry) => lookupDigest(entry, primary), { signal }, report, io.out);
     } finally {
       progress.stop();
       writer.end();
+      source?.close();
       await lookups.close();
     }
     if (signal.aborted) return 130;
     if (values.quiet !== true) {
       const extra =
         skipped > 0 ? ` (${skipped} skipped: links, loops, directories already scanned or special files)` : '';
-      diagnostics.line(`hashscan-sms: ${describeTally(tally, 'file')}${extra}`);
+      const noun = paths.length === 0 ? 'object' : 'file';
+      diagnostics.line(`hashscan-sms: ${describeTally(tally, noun)}${extra}`);
+      if (source !== undefined) diagnostics.line(`hashscan-sms: s3: ${source.describe()}`);
     }
-    return exitStatus(tally, failOn);
+    // A listing cut short leaves objects unreported: never an exit 0, even with --fail-on block.
+    const status = exitStatus(tally, failOn);
+    return (source?.coverage.listingsCut ?? 0) > 0 && status === EXIT.ok ? EXIT.review : status;
   },
 };
