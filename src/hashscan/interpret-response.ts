@@ -7,6 +7,7 @@ import {
   StrictJsonError,
   type StrictJsonOptions,
 } from '../json/strict-parse.js';
+import { maskJson } from '../secrets/mask-json.js';
 import type { Redactor } from '../secrets/redact.js';
 import type { IncomingResponse } from '../transport/call/exchange.js';
 import { parseRetryAfter } from '../transport/http/retry-after.js';
@@ -74,7 +75,7 @@ export function interpretScanResponse(
   context: InterpretContext,
   bodies?: SharedBodies,
 ): ScanResult {
-  const { query } = context;
+  const { query, redact } = context;
 
   // The HTTP status alone never decides, but a non-2xx is abnormal whatever its body says.
   if (response.status < 200 || response.status > 299) {
@@ -94,6 +95,8 @@ export function interpretScanResponse(
   let duplicates: readonly DuplicateKey[];
   try {
     ({ value, duplicates } = parseStrictJson(response.text, FROZEN));
+    // A result hands back the body (`raw`, `source`, `message`): masked as errors and channels are.
+    value = maskJson(response.text, value, redact);
   } catch (error) {
     if (error instanceof StrictJsonError && error.kind === 'depth') {
       throw failure(response, context, 'INVALID_RESPONSE', `the response body is ${error.message}`, [
@@ -116,7 +119,7 @@ export function interpretScanResponse(
   const body = value;
   if (duplicates.length > 0) {
     // A body that says a key twice said two things; only a hit it claims is believed (fail closed).
-    const issues = describeDuplicates(duplicates);
+    const issues = describeDuplicates(duplicates).map(redact);
     if (claimsHit(body, duplicates)) return malicious(body, query, issues);
     throw failure(response, context, 'INVALID_RESPONSE', `the response repeats a field: ${issues.join('; ')}`, issues);
   }
