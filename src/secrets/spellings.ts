@@ -12,8 +12,7 @@
 export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A hex digit in either case (`[bB]`), a decimal digit as itself. */
-const hexDigit = (digit: string): string =>
-  /[A-F]/.test(digit) ? `[${digit}${digit.toLowerCase()}]` : digit;
+const hexDigit = (digit: string): string => (/[A-F]/.test(digit) ? `[${digit}${digit.toLowerCase()}]` : digit);
 
 /** `00` → `00`, `2B` → `2[bB]`. */
 const hex = (value: number, width: number): string =>

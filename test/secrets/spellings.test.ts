@@ -31,7 +31,15 @@ function spell(char: string, style: Style): string {
   }
 }
 
-const STYLES: readonly Style[] = ['raw', 'percent', 'percent-lower', 'percent-twice', 'json', 'json-lower', 'json-short'];
+const STYLES: readonly Style[] = [
+  'raw',
+  'percent',
+  'percent-lower',
+  'percent-twice',
+  'json',
+  'json-lower',
+  'json-short',
+];
 // Base64 and base64url keys, and a few characters a key may hold besides; never `<` or `>`, the test's fences.
 const CHARS = [...'ABCXYZabcxyz0189+/=-_.~!*\'()%& "\\', 'é', '€', '😀'];
 const secret = fc.array(fc.constantFrom(...CHARS), { minLength: 4, maxLength: 24 }).map((chars) => chars.join(''));
@@ -64,6 +72,7 @@ describe('secret spellings', () => {
 
   it('leaves other text alone', () => {
     const redact = createRedactor({ secrets: ['k3y/Pl+s=='], params: {} });
-    for (const text of ['k3y/Pl s==', 'k3y%2FPl%2Bs%3D', 'k3y\\u002FPl\\u002Bs', 'K3Y/PL+S==']) expect(redact(text)).toBe(text);
+    for (const text of ['k3y/Pl s==', 'k3y%2FPl%2Bs%3D', 'k3y\\u002FPl\\u002Bs', 'K3Y/PL+S=='])
+      expect(redact(text)).toBe(text);
   });
 });
