@@ -95,8 +95,6 @@ export function interpretScanResponse(
   let duplicates: readonly DuplicateKey[];
   try {
     ({ value, duplicates } = parseStrictJson(response.text, FROZEN));
-    // A result hands back the body (`raw`, `source`, `message`): masked as errors and channels are.
-    value = maskJson(response.text, value, redact);
   } catch (error) {
     if (error instanceof StrictJsonError && error.kind === 'depth') {
       throw failure(response, context, 'INVALID_RESPONSE', `the response body is ${error.message}`, [
@@ -109,10 +107,15 @@ export function interpretScanResponse(
   // (what the strict schema below accepts), in one pass. Everything else (a
   // hit, an anomaly, a repeated key) goes through the checks one by one for
   // its precise outcome.
+  // A result hands back the body (`raw`, `source`, `message`): masked as errors and channels are.
   if (duplicates.length === 0 && isDocumentedNonDetection(value, context.notDetected)) {
-    const body = bodies === undefined ? (value as JsonObject) : bodies.raw(response.text, value as JsonObject);
+    const body =
+      bodies === undefined
+        ? maskJson(response.text, value as JsonObject, redact)
+        : bodies.raw(response.text, value as JsonObject, redact);
     return notDetected(body, body.message as string, query);
   }
+  value = maskJson(response.text, value, redact);
 
   if (!isJsonObject(value))
     throw failure(response, context, 'INVALID_RESPONSE', 'the response body is not a JSON object');
@@ -156,7 +159,7 @@ export function interpretScanResponse(
       issues,
     );
   }
-  return notDetected(bodies === undefined ? body : bodies.raw(response.text, body), exact.data.message, query);
+  return notDetected(bodies === undefined ? body : bodies.raw(response.text, body, redact), exact.data.message, query);
 }
 
 function notDetected(raw: Readonly<Record<string, unknown>>, message: string, query: NormalizedHash): ScanResult {
