@@ -84,7 +84,8 @@ export function repositoryUrl(manifest) {
  * the root; `published`, files shown on the registry's page, where a relative link is itself a problem.
  */
 export function checkLinks(root, files, { repository, published = [] } = {}) {
-  const inRepository = repository === undefined ? undefined : new RegExp(`^${escape(repository)}/(?:blob|tree)/main/`);
+  const inRepository =
+    repository === undefined ? undefined : new RegExp(`^${escapeRegExp(repository)}/(?:blob|tree)/main/`);
   const problems = [];
   const anchorCache = new Map();
   const anchorsAt = (path) => {
@@ -126,7 +127,7 @@ export function checkLinks(root, files, { repository, published = [] } = {}) {
   return problems;
 }
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** How this repository is checked: its GitHub address from package.json, README.md as the registry's page. */
 export function repositoryOptions(root) {
