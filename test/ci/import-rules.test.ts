@@ -1,18 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkImportRules, mayImport, readRules } from '../../.ci/lib/import-rules.mjs';
+import { useTempDir } from '../helpers/temp-dir.js';
 
-let root: string | undefined;
-afterEach(() => {
-  if (root !== undefined) rmSync(root, { recursive: true, force: true });
-  root = undefined;
-});
+const temp = useTempDir('import-rules-');
 
-/** A src/ folder of `files` (path → text) in a temp dir. */
+/** A src/ folder of `files` (path → text) in a fresh temp dir. */
 function source(files: Record<string, string>): string {
-  root = mkdtempSync(join(tmpdir(), 'import-rules-'));
+  const root = mkdtempSync(join(temp, 'src-'));
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);

@@ -1,25 +1,14 @@
-import { inspect } from 'node:util';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { BASE_URL, HIT, NOT_DETECTED, SHA256, serveLookup } from '../helpers/hash-lookup.js';
+import { JSON_WRITERS, views } from '../helpers/json-writers.js';
 import { useMswServer } from '../helpers/msw.js';
 
 const server = useMswServer();
 
 // A base64 key: `/`, `+` and `=` are what JSON writers and URL encoders escape.
 const KEY = 'SENTINEL/k3y+b64=';
-
-/** A JSON body as a PHP, a .NET or a JavaScript service writes it. */
-const WRITERS = {
-  php: (body: unknown) => JSON.stringify(body).replaceAll('/', '\\/'),
-  dotnet: (body: unknown) => JSON.stringify(body).replaceAll('+', '\\u002B').replaceAll('=', '\\u003D'),
-  plain: (body: unknown) => JSON.stringify(body),
-} as const;
-
-/** Every way the test looks at what the caller got. */
-const views = (value: unknown): string =>
-  [JSON.stringify(value), inspect(value, { depth: 10, showHidden: true }), String(value)].join('\n');
 
 function expectNoKey(text: string): void {
   for (const spelling of [KEY, encodeURIComponent(KEY), 'k3y']) expect(text).not.toContain(spelling);
@@ -29,7 +18,7 @@ const client = () => new HashScanClient({ apiKey: KEY, baseUrl: BASE_URL, retry:
 const serve = (text: string, status = 200) =>
   serveLookup(server, () => new HttpResponse(text, { status, headers: { 'content-type': 'application/json' } }));
 
-describe.each(Object.entries(WRITERS))('a service that echoes the API key (%s JSON)', (_writer, write) => {
+describe.each(Object.entries(JSON_WRITERS))('a service that echoes the API key (%s JSON)', (_writer, write) => {
   it('in a hit: masked in source, data, raw and anomalies', async () => {
     const requests = serve(
       write({ ...HIT, source: `engine ${KEY}`, data: { ...HIT.data, first_seen: KEY }, request: { api_key: KEY } }),
