@@ -1,6 +1,10 @@
 // Checks every relative link of README.md and docs/*.md (docs/api/, TypeDoc's output, left out): the file or
 // folder it names exists, and its `#anchor`, if any, is a heading (GitHub's slug) or an explicit
-// `<a id="…">` / `<a name="…">` of the Markdown file it points to. Links to other sites are not fetched.
+// `<a id="…">` / `<a name="…">` of the Markdown file it points to. Links to other sites are not fetched,
+// except links into this repository on GitHub (`<repository>/blob/main/…`, `/tree/main/…`, the
+// `repository` of package.json), which are checked as the relative links they stand for.
+// README.md is also the registry's page, where a relative link resolves to nothing: there, every link
+// but an in-page `#anchor` must be absolute (a repository link for a file of the repository).
 //
 //   node .ci/lib/check-links.mjs     exit 1 and one line per broken link
 //
@@ -64,8 +68,24 @@ export function linksOf(markdown) {
   return links;
 }
 
-/** Broken relative links of `files` (paths relative to `root`), as `file: target (why)` lines. */
-export function checkLinks(root, files) {
+/** `https://github.com/o/n` from package.json's `repository` (a string or `{ url }`, `git+` and `.git` dropped). */
+export function repositoryUrl(manifest) {
+  const given = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+  if (typeof given !== 'string') return undefined;
+  return given
+    .replace(/^git\+/, '')
+    .replace(/\.git$/, '')
+    .replace(/\/$/, '');
+}
+
+/**
+ * Broken links of `files` (paths relative to `root`), as `file: target (why)` lines. Options:
+ * `repository`, links under whose `/blob/main/` or `/tree/main/` are checked as relative links from
+ * the root; `published`, files shown on the registry's page, where a relative link is itself a problem.
+ */
+export function checkLinks(root, files, { repository, published = [] } = {}) {
+  const inRepository =
+    repository === undefined ? undefined : new RegExp(`^${escapeRegExp(repository)}/(?:blob|tree)/main/`);
   const problems = [];
   const anchorCache = new Map();
   const anchorsAt = (path) => {
@@ -75,11 +95,19 @@ export function checkLinks(root, files) {
   for (const file of files) {
     const source = join(root, file);
     for (const target of linksOf(readFileSync(source, 'utf8'))) {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:, …: another site
-      const hash = target.indexOf('#');
-      const pathPart = decodeURIComponent(hash === -1 ? target : target.slice(0, hash));
-      const anchor = hash === -1 ? undefined : decodeURIComponent(target.slice(hash + 1));
-      const path = pathPart === '' ? source : resolve(dirname(source), pathPart);
+      const repositoryPath = inRepository?.exec(target) ? target.replace(inRepository, '') : undefined;
+      if (repositoryPath === undefined && /^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:, …: another site
+      if (repositoryPath === undefined && published.includes(file) && !target.startsWith('#')) {
+        const absolute = repository === undefined ? 'an absolute link' : `${repository}/blob/main/…`;
+        problems.push(`${file}: ${target} (relative: resolves to nothing on the registry's page; use ${absolute})`);
+        continue;
+      }
+      const local = repositoryPath ?? target;
+      const hash = local.indexOf('#');
+      const pathPart = decodeURIComponent(hash === -1 ? local : local.slice(0, hash));
+      const anchor = hash === -1 ? undefined : decodeURIComponent(local.slice(hash + 1));
+      const base = repositoryPath === undefined ? dirname(source) : root;
+      const path = pathPart === '' ? (repositoryPath === undefined ? source : root) : resolve(base, pathPart);
       if (relative(root, path).startsWith('..')) {
         problems.push(`${file}: ${target} (outside the repository)`);
         continue;
@@ -99,6 +127,16 @@ export function checkLinks(root, files) {
   return problems;
 }
 
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** How this repository is checked: its GitHub address from package.json, README.md as the registry's page. */
+export function repositoryOptions(root) {
+  return {
+    repository: repositoryUrl(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))),
+    published: ['README.md'],
+  };
+}
+
 /** README.md and every docs/*.md (not docs/api/, generated). */
 export function documentationFiles(root) {
   const docs = existsSync(join(root, 'docs'))
@@ -113,10 +151,12 @@ export function documentationFiles(root) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const files = documentationFiles(root);
-  const problems = checkLinks(root, files);
+  const problems = checkLinks(root, files, repositoryOptions(root));
   if (problems.length > 0) {
     console.error(`broken links:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     process.exit(1);
   }
-  console.log(`links: ${files.length} files, every relative link and anchor resolves`);
+  console.log(
+    `links: ${files.length} files, every relative and repository link and anchor resolves; README.md has no relative link`,
+  );
 }

@@ -3,7 +3,8 @@
 //
 // Fails when the tarball holds anything but package.json, README, LICENSE,
 // CHANGELOG and dist/; holds tests, test source maps or dotfiles; lacks a file
-// that package.json points to; or ships a source map whose sources include tests.
+// that package.json points to; ships a source map whose sources include tests; or
+// comes from a package.json without `repository`, `homepage` or `bugs`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,6 +25,11 @@ for (const path of files) {
   if (!path.startsWith('dist/') && !ALLOWED_TOP_LEVEL.test(path))
     problems.push(`not part of the published surface: ${path}`);
   if (/\.(tgz|tsbuildinfo|log)$/.test(path)) problems.push(`build leftover: ${path}`);
+}
+
+// The registry's page links to the repository, its issues and its home page only when package.json names them.
+for (const field of ['repository', 'homepage', 'bugs']) {
+  if (manifest[field] === undefined) problems.push(`package.json has no \`${field}\` (the registry's page shows none)`);
 }
 
 // Every file package.json points to must be in the tarball.

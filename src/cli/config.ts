@@ -29,8 +29,8 @@ export interface ConnectionFlags {
 
 /**
  * The CLI owns its process and nobody mocks its `fetch`, so it sends through
- * the clients' undici dispatcher path (several times less CPU per request
- * than `fetch`). undici is bundled into `dist/cli.js` at build time rather
+ * the clients' undici dispatcher path (far less CPU per request than
+ * `fetch`, BENCHMARKS.md). undici is bundled into `dist/cli.js` at build time rather
  * than added as a dependency: library users, who choose their own transport,
  * do not install it.
  */

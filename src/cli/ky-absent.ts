@@ -2,9 +2,9 @@
  * Stands in for `ky` in `dist/cli.js` (an esbuild alias, see tsup.config.ts).
  *
  * The CLI sends every request through its undici dispatcher, so the clients
- * never start ky there; but evaluating ky's module costs 20 to 25 ms of
- * every start-up (its feature test builds a `Request`, which loads Node's
- * internal fetch). Should a future command build a client without a
+ * never start ky there; but evaluating ky's module would slow every
+ * start-up (its feature test builds a `Request`, which loads Node's
+ * internal fetch; the figure is in BENCHMARKS.md). Should a future command build a client without a
  * dispatcher, it fails loudly on the first request instead of sending
  * some other way.
  */

@@ -1,5 +1,9 @@
-import { counted } from './plural.js';
 import { EXIT } from './usage-error.js';
+
+/** `1 file`, `2 files`: a count and its noun, singular for exactly one. */
+export function counted(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : plural}`;
+}
 
 /** Decisions so far, and the exit status they lead to. */
 export interface DecisionTally {

@@ -2,8 +2,8 @@
  * undici's `Agent` with `request()`, loaded without the rest of undici.
  *
  * The package root (`undici`) loads fetch, WebSocket, EventSource, the cache
- * and the mocks at once: 35 to 45 ms of every `scan` and `lookup` start-up
- * (measured, bundled and minified). The CLI needs an `Agent` and the
+ * and the mocks at once, at every `scan` and `lookup` start-up (what it
+ * costs, bundled and minified, is in BENCHMARKS.md). The CLI needs an `Agent` and the
  * `request()` method of its prototype, which undici's own `index.js` adds
  * the same way as below. undici is a build-time dependency of `dist/cli.js`,
  * pinned by the lock file: a change of these paths fails the build or the

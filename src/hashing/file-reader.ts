@@ -22,8 +22,9 @@ import type { DigestSet } from './digests.js';
 
 /**
  * Size of each read. Large reads cut the system calls and thread-pool hops
- * per byte (64 KiB stream chunks reach about half of `openssl dgst` on a
- * large file); beyond a few MiB nothing more is gained and memory grows.
+ * per byte (a stream's small chunks fall far behind `openssl dgst` on a
+ * large file, BENCHMARKS.md); beyond a few MiB nothing more is gained and
+ * memory grows.
  */
 export const READ_SIZE = 2 * 1024 * 1024;
 
@@ -57,8 +58,8 @@ const closeFd = (fd: number): Promise<void> =>
 /**
  * Regular files up to this size are read with synchronous calls: for small
  * files, the four thread-pool round trips of `open`, `fstat`, `read` and
- * `close` cost far more than the work itself (measured: 20 000 files of 1 to
- * 16 KiB took 4x longer through the pool than `sha256sum`). The event loop
+ * `close` cost far more than the work itself (BENCHMARKS.md has the
+ * measurement against `sha256sum`). The event loop
  * is held for at most one such read (well under a millisecond on a local disk).
  */
 export const SYNC_READ_LIMIT = 256 * 1024;

@@ -24,22 +24,13 @@ export interface ApiKey {
   readonly param: string;
 }
 
-const WELL_FORMED = (value: string): boolean => {
-  try {
-    encodeURIComponent(value);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 function checkKey(raw: unknown): CheckedCredential<ApiKey> | string {
   const given =
     typeof raw === 'object' && raw !== null
       ? (raw as Partial<Record<'apiKey' | 'expiresAt', unknown>>)
       : { apiKey: raw };
   if (typeof given.apiKey !== 'string' || given.apiKey === '') return 'returned no API key (a non-empty string)';
-  if (!WELL_FORMED(given.apiKey)) return 'returned an API key with a lone UTF-16 surrogate';
+  if (!given.apiKey.isWellFormed()) return 'returned an API key with a lone UTF-16 surrogate';
   const expiresAt = readExpiry(given.expiresAt);
   if (expiresAt === null) return 'returned an expiresAt that is not a valid time';
   return { value: { key: given.apiKey, param: encodeURIComponent(given.apiKey) }, expiresAt };
@@ -59,7 +50,7 @@ function apiKeySource(
     return CredentialSource.provided(option, { option: 'apiKey', check: checkKey, accept, ...context });
   }
   const key = requiredSetting(option, 'apiKey', 'HASHSCAN_API_KEY');
-  if (!WELL_FORMED(key)) throw new ConfigurationError('apiKey', 'contains a lone UTF-16 surrogate');
+  if (!key.isWellFormed()) throw new ConfigurationError('apiKey', 'contains a lone UTF-16 surrogate');
   const value = { key, param: encodeURIComponent(key) };
   accept(value);
   return CredentialSource.fixed(value);

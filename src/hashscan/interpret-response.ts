@@ -7,6 +7,7 @@ import {
   StrictJsonError,
   type StrictJsonOptions,
 } from '../json/strict-parse.js';
+import { maskJson } from '../secrets/mask-json.js';
 import type { Redactor } from '../secrets/redact.js';
 import type { IncomingResponse } from '../transport/call/exchange.js';
 import { parseRetryAfter } from '../transport/http/retry-after.js';
@@ -74,7 +75,7 @@ export function interpretScanResponse(
   context: InterpretContext,
   bodies?: SharedBodies,
 ): ScanResult {
-  const { query } = context;
+  const { query, redact } = context;
 
   // The HTTP status alone never decides, but a non-2xx is abnormal whatever its body says.
   if (response.status < 200 || response.status > 299) {
@@ -106,17 +107,22 @@ export function interpretScanResponse(
   // (what the strict schema below accepts), in one pass. Everything else (a
   // hit, an anomaly, a repeated key) goes through the checks one by one for
   // its precise outcome.
+  // A result hands back the body (`raw`, `source`, `message`): masked as errors and channels are.
   if (duplicates.length === 0 && isDocumentedNonDetection(value, context.notDetected)) {
-    const body = bodies === undefined ? (value as JsonObject) : bodies.raw(response.text, value as JsonObject);
+    const body =
+      bodies === undefined
+        ? maskJson(response.text, value as JsonObject, redact)
+        : bodies.raw(response.text, value as JsonObject, redact);
     return notDetected(body, body.message as string, query);
   }
+  value = maskJson(response.text, value, redact);
 
   if (!isJsonObject(value))
     throw failure(response, context, 'INVALID_RESPONSE', 'the response body is not a JSON object');
   const body = value;
   if (duplicates.length > 0) {
     // A body that says a key twice said two things; only a hit it claims is believed (fail closed).
-    const issues = describeDuplicates(duplicates);
+    const issues = describeDuplicates(duplicates).map(redact);
     if (claimsHit(body, duplicates)) return malicious(body, query, issues);
     throw failure(response, context, 'INVALID_RESPONSE', `the response repeats a field: ${issues.join('; ')}`, issues);
   }
@@ -153,7 +159,7 @@ export function interpretScanResponse(
       issues,
     );
   }
-  return notDetected(bodies === undefined ? body : bodies.raw(response.text, body), exact.data.message, query);
+  return notDetected(bodies === undefined ? body : bodies.raw(response.text, body, redact), exact.data.message, query);
 }
 
 function notDetected(raw: Readonly<Record<string, unknown>>, message: string, query: NormalizedHash): ScanResult {

@@ -11,7 +11,7 @@ import type {
   OutgoingRequest,
   TransportFailure,
 } from '../transport/call/exchange.js';
-import { isTransientStatus } from '../transport/http/transient-status.js';
+import { isTransientStatus } from '../transport/http/retry-after.js';
 import type { AbortLike } from '../util/abort-like.js';
 import type { SharedProgress } from '../util/in-flight.js';
 import { type ApiKey, type KeyUsed, lookupRequest, refusesKey } from './api-key.js';

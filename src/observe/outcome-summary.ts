@@ -18,8 +18,11 @@ export const NO_MASK: Mask = (text) => text;
 
 /** What a code or a request id looks like (`isv.SMS_TEMPLATE_ILLEGAL`, a UUID); anything else is left out. */
 const IDENTIFIER = /^[\w.:-]{1,128}$/;
-/** What a detection source's name looks like (it may hold spaces); anything else is left out. */
-const SOURCE = /^[\w .:/@+()-]{1,128}$/;
+/**
+ * What a detection source's name looks like (it may hold spaces, and the `***` of
+ * a secret the result already had masked); anything else is left out.
+ */
+const SOURCE = /^[\w .:/@+()*-]{1,128}$/;
 /** `error.type` of an error whose code is not an identifier (OpenTelemetry's fallback value). */
 export const OTHER_ERROR = '_OTHER';
 

@@ -1,5 +1,5 @@
-import { describeThrown } from '../util/describe-thrown.js';
 import { followSecrets, SecretSet } from './secret-set.js';
+import { escapeRegExp, secretPattern } from './spellings.js';
 
 /** How the value of a sensitive parameter is shown in logs and errors. */
 export type MaskStyle = 'full' | 'partial';
@@ -7,7 +7,7 @@ export type MaskStyle = 'full' | 'partial';
 /** What a {@link Redactor} hides. */
 export interface RedactionRules {
   /**
-   * Secret values hidden wherever they appear, raw or URL/form-encoded. A
+   * Secret values hidden wherever they appear, raw, URL/form-encoded or JSON-escaped. A
    * {@link SecretSet} may grow later (rotating credentials): the redactor
    * follows it.
    */
@@ -21,23 +21,8 @@ export type Redactor = (text: string) => string;
 
 const MASK = '***';
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The spellings a secret can take once it is put in a URL or a form body. */
-function spellings(secret: string): string[] {
-  const forms = new Set([secret]);
-  try {
-    const uri = encodeURIComponent(secret);
-    forms.add(uri);
-    forms.add(uri.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
-    forms.add(new URLSearchParams({ s: secret }).toString().slice(2));
-    // A string-to-sign echoed back by a server holds values percent-encoded twice.
-    for (const form of [...forms]) forms.add(encodeURIComponent(form));
-  } catch {
-    // A lone surrogate cannot be URL-encoded; the raw form is still masked.
-  }
-  return [...forms];
-}
+/** Shorter secrets are masked only as parameter values (see {@link createRedactor}). */
+const MIN_SECRET_LENGTH = 4;
 
 /** Shows a few leading characters of an identifier (never of a secret) so logs stay traceable. */
 function partial(value: string): string {
@@ -52,7 +37,7 @@ function partial(value: string): string {
 export function createRedactor(rules: RedactionRules): Redactor {
   const set =
     rules.secrets instanceof SecretSet ? rules.secrets : new SecretSet(rules.secrets, Number.POSITIVE_INFINITY);
-  const secretPatternNow = followSecrets(set, secretPattern);
+  const secretPatternNow = followSecrets(set, (secrets) => secretPattern(secrets, MIN_SECRET_LENGTH));
   const names = Object.keys(rules.params).map(escapeRegExp);
   const paramPattern =
     names.length > 0 ? new RegExp(`(^|[?&\\s"'])(${names.join('|')})=([^&#\\s"']*)`, 'g') : undefined;
@@ -71,22 +56,23 @@ export function createRedactor(rules: RedactionRules): Redactor {
   };
 }
 
-/** One pattern matching every spelling of every secret, longest first; `undefined` when there is none. */
-function secretPattern(secrets: readonly string[]): RegExp | undefined {
-  const forms = secrets
-    .filter((secret) => secret.length >= 4)
-    .flatMap(spellings)
-    .sort((a, b) => b.length - a.length)
-    .map(escapeRegExp);
-  return forms.length > 0 ? new RegExp(forms.join('|'), 'g') : undefined;
-}
-
 function decodeSafe(value: string): string {
   try {
     return decodeURIComponent(value.replace(/\+/g, ' '));
   } catch {
     return value;
   }
+}
+
+/**
+ * Text for any thrown value, without calling its own conversion: `String(x)`
+ * throws for a null-prototype object or a throwing `toString`, which in an
+ * error path would replace the real failure with a `TypeError`.
+ */
+function describeThrown(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return String(value);
+  return `a thrown ${typeof value} that is not an Error`;
 }
 
 /**

@@ -108,5 +108,11 @@ export function interpretSendResponse(response: IncomingResponse, context: Inter
       `the service answered Code "OK" with HTTP ${status}; the message may have been sent`,
     );
   }
-  return Object.freeze({ code: 'OK', message: answer.Message, requestId: answer.RequestId, attempts: attempt });
+  // Masked as the error fields are: a service may echo the request, and a result is shown and logged too.
+  return Object.freeze({
+    code: 'OK',
+    message: redact(answer.Message),
+    requestId: redact(answer.RequestId),
+    attempts: attempt,
+  });
 }

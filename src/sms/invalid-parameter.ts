@@ -1,5 +1,4 @@
 import { SmsError } from '../errors/sms-error.js';
-import { isWellFormed } from './well-formed.js';
 
 /** A client-side `InvalidParameter` error: nothing was sent. The message names the field, never its value. */
 export function invalidParameter(parameter: string, problem: string): SmsError {
@@ -16,7 +15,7 @@ export function signableString(value: unknown, parameter: string): string {
   if (typeof value !== 'string') {
     throw invalidParameter(parameter, `must be a string, got ${value === null ? 'null' : typeof value}`);
   }
-  if (!isWellFormed(value)) {
+  if (!value.isWellFormed()) {
     throw invalidParameter(parameter, 'contains a lone UTF-16 surrogate, which cannot be encoded');
   }
   return value;

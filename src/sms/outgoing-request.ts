@@ -3,7 +3,19 @@ import { randomUUID } from '../util/crypto.js';
 import type { SendSmsParams } from './send-request.js';
 import { explainSignature, percentEncode } from './signing/index.js';
 import type { SigningKeys } from './sms-credentials.js';
-import { rpcTimestamp } from './timestamp.js';
+
+/**
+ * The `Timestamp` common parameter: UTC, `YYYY-MM-DDThh:mm:ssZ`, no
+ * milliseconds (the signing protocol's ISO 8601 profile).
+ *
+ * @example
+ * ```ts
+ * rpcTimestamp(new Date('2024-05-01T08:09:10.123Z')) // "2024-05-01T08:09:10Z"
+ * ```
+ */
+function rpcTimestamp(now: Date = new Date()): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
 
 /** The HTTP methods the AK/SK mode accepts (spec part 4). */
 export type SmsMethod = 'GET' | 'POST';

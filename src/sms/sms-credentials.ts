@@ -3,7 +3,6 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { type CheckedCredential, CredentialSource, type ExpiryTime, readExpiry } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import type { SmsSecrets } from './sms-redactor.js';
-import { isWellFormed } from './well-formed.js';
 
 /**
  * Credentials an SMS client signs with. `securityToken` comes with temporary
@@ -46,7 +45,7 @@ export interface SmsCredentialOptions {
   readonly credentials?: SmsCredentials | SmsCredentialsProvider | undefined;
 }
 
-const isUsable = (value: unknown): value is string => typeof value === 'string' && value !== '' && isWellFormed(value);
+const isUsable = (value: unknown): value is string => typeof value === 'string' && value !== '' && value.isWellFormed();
 
 /** Checks credentials given or provided; a message for what is wrong (values are never quoted). */
 function checkCredentials(raw: unknown): CheckedCredential<SigningKeys> | string {
@@ -111,6 +110,6 @@ export function smsCredentialSource(
 }
 
 function fixedKey(value: string, option: string): string {
-  if (!isWellFormed(value)) throw new ConfigurationError(option, 'contains a lone UTF-16 surrogate');
+  if (!value.isWellFormed()) throw new ConfigurationError(option, 'contains a lone UTF-16 surrogate');
   return value;
 }

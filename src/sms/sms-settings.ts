@@ -5,7 +5,6 @@
  */
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { SmsMethod } from './outgoing-request.js';
-import { isWellFormed } from './well-formed.js';
 
 /** `Version` of the AK/SK mode this client speaks. */
 const DEFAULT_VERSION = '2017-05-25';
@@ -32,7 +31,7 @@ export interface SmsSettings {
 
 function configString(value: string, option: string): string {
   if (typeof value !== 'string' || value === '') throw new ConfigurationError(option, 'must be a non-empty string');
-  if (!isWellFormed(value)) throw new ConfigurationError(option, 'contains a lone UTF-16 surrogate');
+  if (!value.isWellFormed()) throw new ConfigurationError(option, 'contains a lone UTF-16 surrogate');
   return value;
 }
 

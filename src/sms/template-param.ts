@@ -1,6 +1,5 @@
 import { invalidParameter, signableString } from './invalid-parameter.js';
 import { guarded } from './read-field.js';
-import { isWellFormed } from './well-formed.js';
 
 /**
  * Template variables, name → value, e.g. `{ code: '123456' }`. Sent as the
@@ -54,7 +53,7 @@ function checkVariables(
   const values: Record<string, string> = Object.create(null);
   for (const [name, value] of entries) {
     const variable = `variable ${JSON.stringify(name)}`;
-    if (!isWellFormed(name)) throw invalidParameter(parameter, 'has a variable name with a lone UTF-16 surrogate');
+    if (!name.isWellFormed()) throw invalidParameter(parameter, 'has a variable name with a lone UTF-16 surrogate');
     const text = convert ? templateString(value) : typeof value === 'string' ? value : undefined;
     if (text === undefined) {
       throw invalidParameter(
@@ -64,7 +63,7 @@ function checkVariables(
           : `${variable} must be a JSON string in JSON text, got ${kindOf(value)} (pass an object to have numbers and booleans sent as strings)`,
       );
     }
-    if (!isWellFormed(text)) throw invalidParameter(parameter, `${variable} contains a lone UTF-16 surrogate`);
+    if (!text.isWellFormed()) throw invalidParameter(parameter, `${variable} contains a lone UTF-16 surrogate`);
     values[name] = text;
   }
   return values;

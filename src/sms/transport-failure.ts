@@ -1,6 +1,6 @@
 import { SmsError } from '../errors/sms-error.js';
 import type { TransportFailure } from '../transport/call/exchange.js';
-import { isTransientStatus } from '../transport/http/transient-status.js';
+import { isTransientStatus } from '../transport/http/retry-after.js';
 
 /**
  * Turns a transport failure into the send's error. Only a failure in the

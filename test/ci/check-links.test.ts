@@ -2,7 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { anchorsOf, checkLinks, documentationFiles, linksOf, slugify } from '../../.ci/lib/check-links.mjs';
+import {
+  anchorsOf,
+  checkLinks,
+  documentationFiles,
+  linksOf,
+  repositoryOptions,
+  repositoryUrl,
+  slugify,
+} from '../../.ci/lib/check-links.mjs';
 
 let root: string | undefined;
 afterEach(() => {
@@ -65,8 +73,28 @@ describe('link checker (.ci/lib/check-links.mjs)', () => {
     ]);
   });
 
-  it("this repository's README and guides have no broken link", () => {
+  it("on the registry's page (README.md) wants absolute links, and checks those into the repository", () => {
+    const repo = 'https://github.com/o/n';
+    const dir = repository({
+      'package.json': JSON.stringify({ repository: { type: 'git', url: `git+${repo}.git` } }),
+      'README.md': [
+        '# Pkg',
+        `[ok](#pkg) [ok](${repo}/blob/main/docs/guide.md#first-steps) [ok](${repo}/tree/main/docs) [ok](https://x.example/a.md)`,
+        `[relative](docs/guide.md) [gone](${repo}/blob/main/docs/gone.md) [bad](${repo}/blob/main/docs/guide.md#later)`,
+      ].join('\n'),
+      'docs/guide.md': '# Guide\n## First steps\n[back](../README.md#pkg)\n',
+    });
+    expect(repositoryUrl({ repository: `git+${repo}.git` })).toBe(repo);
+    expect(repositoryOptions(dir)).toEqual({ repository: repo, published: ['README.md'] });
+    expect(checkLinks(dir, documentationFiles(dir), repositoryOptions(dir))).toEqual([
+      "README.md: docs/guide.md (relative: resolves to nothing on the registry's page; use https://github.com/o/n/blob/main/…)",
+      `README.md: ${repo}/blob/main/docs/gone.md (no such file)`,
+      `README.md: ${repo}/blob/main/docs/guide.md#later (no heading #later)`,
+    ]);
+  });
+
+  it("this repository's README and guides have no broken link, and the README none relative", () => {
     const here = new URL('../../', import.meta.url).pathname;
-    expect(checkLinks(here, documentationFiles(here))).toEqual([]);
+    expect(checkLinks(here, documentationFiles(here), repositoryOptions(here))).toEqual([]);
   });
 });

@@ -236,7 +236,9 @@ describe('hashscan-sms:scan publishes no API key, even when the service echoes t
     );
     const result = await scanClient().scan(HASH);
     expect(result).toMatchObject({ verdict: 'malicious' });
-    expect(JSON.stringify(result.raw)).toContain(API_KEY); // the caller's own result keeps the answer
+    // The caller's own result is masked too (issue 36): the answer is kept, the key is not.
+    expect(JSON.stringify(result.raw)).not.toContain(API_KEY);
+    expect(result).toMatchObject({ source: 'engine ***', raw: { data: { first_seen: '***' } } });
     expect(lastContext<ScanTraceContext>(SCAN_CHANNEL).result).toEqual({ verdict: 'malicious', source: 'engine ***' });
   });
 

@@ -1,6 +1,6 @@
 import { BLOCK_LINES, type BlockDigests } from '../input/block-digests.js';
 import type { RawLine } from '../input/byte-lines.js';
-import { counted } from '../plural.js';
+import { counted } from '../tally.js';
 import { UsageError } from '../usage-error.js';
 import type { ResumeState } from './resume-state.js';
 

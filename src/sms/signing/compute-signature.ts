@@ -2,9 +2,6 @@ import { SigningError } from '../../errors/signing-error.js';
 import { hmacBytes, toBase64 } from '../../util/crypto.js';
 import { stringToSign } from './string-to-sign.js';
 
-/** In Unicode mode `\p{Cs}` matches only unpaired surrogates. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
 /**
  * Computes the RPC (version 1.0, HMAC-SHA1) request signature: the base64
  * HMAC-SHA1 of {@link stringToSign}, keyed with `accessKeySecret + "&"`.
@@ -52,7 +49,7 @@ function checkSecret(accessKeySecret: string): void {
     throw new SigningError('The access key secret must be a non-empty string', 'accessKeySecret');
   }
   // Node would silently turn a lone surrogate into U+FFFD, signing with a key the server doesn't hold.
-  if (LONE_SURROGATE.test(accessKeySecret)) {
+  if (!accessKeySecret.isWellFormed()) {
     throw new SigningError(
       'The access key secret contains a lone UTF-16 surrogate and cannot be used',
       'accessKeySecret',

@@ -3,8 +3,8 @@
  * `import('hashscan-sms')`. Imports only ky's types and `util/node-builtin`.
  *
  * Why: evaluating ky runs its feature test, which builds a `Request`; on Node
- * that loads the runtime's internal `fetch`, about half of a cold import
- * (BENCHMARKS.md). The first request pays it instead, as a first `fetch` call
+ * that loads the runtime's internal `fetch`, a large part of a cold import
+ * (BENCHMARKS.md has the figure). The first request pays it instead, as a first `fetch` call
  * would, and clients on a dispatcher never pay it.
  *
  * Why `require` and not `import()`: it stays synchronous, so the first

@@ -1,3 +1,8 @@
+/** HTTP 408, 429 and 5xx: statuses that may change on a later try. Others will not. */
+export function isTransientStatus(status: number | undefined): boolean {
+  return status === 408 || status === 429 || (status !== undefined && status >= 500);
+}
+
 /**
  * The longest delay a `Retry-After` header is read as: one day. A server may
  * ask for any delay (`Retry-After: 99999999999999999999` or a date in the

@@ -135,10 +135,10 @@ function dispatchTarget(baseUrl: string): DispatchTarget {
 
 /**
  * Sends through an undici dispatcher: no WHATWG `Request`, `Response` or
- * `AbortSignal` per request, so several times less CPU than `fetch`. Every
+ * `AbortSignal` per request, so far less CPU than `fetch` (BENCHMARKS.md). Every
  * undici dispatcher has `dispatch()`, which takes the transport's own
  * response handler (`dispatch-handler.ts`: no body stream, request handler or
- * signal per request, about a fifth less CPU than `request()`); a hand-written
+ * signal per request, so less CPU than `request()`, BENCHMARKS.md); a hand-written
  * dispatcher with only `request()` is read through its body stream.
  * Failures are wrapped as `fetch` wraps them (`fetch failed`, `terminated`),
  * so errors look the same whichever way a request went, and carry whether the

@@ -1,5 +1,5 @@
 import type { HashAlgorithm } from '../../../hashing/index.js';
-import { counted } from '../../plural.js';
+import { counted } from '../../tally.js';
 import type { S3Connection } from './connect.js';
 import { type ListedObject, ListingError, listObjects } from './list-objects.js';
 import { type Coverage, digestObject, type ObjectResult } from './object-digest.js';
