@@ -6,7 +6,15 @@ import type { RecordedRequest } from '../doubles/request-log.js';
 import { halfBody, type ServiceReply, type ServiceRequest, type ServiceResponse } from '../doubles/service-handler.js';
 import { createSmsService, type SentMessage, type SmsServiceOptions } from '../doubles/sms-service.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { createInbox, INBOX_PATH, type Inbox, type InboxOptions, isInboxPath } from './inbox/index.js';
+import { crossSiteReason, crossSiteRefusal } from './browser-guard.js';
+import {
+  createInbox,
+  INBOX_PATH,
+  type Inbox,
+  type InboxOptions,
+  isInboxPath,
+  isLoopbackAddress,
+} from './inbox/index.js';
 import { refusal, serviceAt } from './routes.js';
 
 /**
@@ -156,6 +164,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const messages: SentMessage[] = [];
   // Set once listening (the inbox shows the bound address); no request is served before.
   let inbox: Inbox | undefined;
+  let loopback = true;
   // The SMS double reports an accepted message just before its request, in the same call.
   let accepted: SentMessage | undefined;
   const record = (entry: RecordedRequest): void => {
@@ -205,6 +214,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const method = req.method ?? 'GET';
+    const crossSite = crossSiteReason({ method, pathname: url.pathname, headers: req.headers }, loopback);
+    if (crossSite !== undefined) {
+      send(res, crossSiteRefusal(url, crossSite));
+      return;
+    }
     if (inbox !== undefined && isInboxPath(url.pathname)) {
       inbox.handle(req, res, url);
       return;
@@ -248,6 +263,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  loopback = isLoopbackAddress(address.address);
   try {
     inbox = createInbox(options.inbox ?? {}, address.address);
   } catch (error) {

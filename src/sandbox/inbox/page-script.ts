@@ -17,7 +17,7 @@ export const PAGE_SCRIPT = `'use strict';
   // A token in the address (#token=…) is kept for this tab only and taken out of the address bar.
   var fromHash = /^#token=(.+)$/.exec(location.hash);
   if (fromHash) {
-    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(fromHash[1]));
+    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(fromHash[1]).trim());
     history.replaceState(null, '', location.pathname);
   }
   var token = function () { return sessionStorage.getItem(TOKEN_KEY); };
@@ -204,7 +204,13 @@ export const PAGE_SCRIPT = `'use strict';
   });
   $('token-form').addEventListener('submit', function (event) {
     event.preventDefault();
-    sessionStorage.setItem(TOKEN_KEY, $('token').value);
+    // A token is printable ASCII with no space (checked at start): what a paste adds around it is not part of it.
+    var given = $('token').value.trim();
+    if (!/^[\x21-\x7e]+$/.test(given)) {
+      setStatus('a token is printable ASCII without spaces', false);
+      return;
+    }
+    sessionStorage.setItem(TOKEN_KEY, given);
     $('token').value = '';
     $('token-form').hidden = true;
     connect();
