@@ -22,7 +22,7 @@ import { refusal, serviceAt } from './routes.js';
  *
  * @example
  * ```ts
- * await startSandbox({ hashScan: { records: [recordFor(upload)] }, sms: { templates: { SMS_1: 'Hi ${name}' } } })
+ * await startSandbox({ hashScan: { records: [...SANDBOX_HASH_RECORDS, recordFor(upload)] }, sms: { templates: { SMS_1: 'Hi ${name}' } } })
  * ```
  */
 export interface SandboxOptions {
