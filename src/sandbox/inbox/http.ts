@@ -7,9 +7,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InboxAccess } from './access.js';
 import type { InboxMessage } from './entries.js';
-import { type JsonPage, jsonArray, MAX_ANSWER_BYTES, newestPage } from './pages.js';
 import { PAGE_CSP, PAGE_HTML, PAGE_STYLE } from './page.js';
 import { PAGE_SCRIPT } from './page-script.js';
+import { type JsonPage, jsonArray, MAX_ANSWER_BYTES, newestPage } from './pages.js';
 import type { InboxChange, InboxStore } from './store.js';
 
 /** The inbox's path; the specs use no path starting with `/_`. */

@@ -6,7 +6,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RecordedRequest } from '../../doubles/request-log.js';
 import type { SentMessage } from '../../doubles/sms-account.js';
-import { DEFAULT_INBOX_LIMIT, type InboxOptions, isLoopbackAddress, isLoopbackHost, resolveInboxAccess } from './access.js';
+import {
+  DEFAULT_INBOX_LIMIT,
+  type InboxOptions,
+  isLoopbackAddress,
+  isLoopbackHost,
+  resolveInboxAccess,
+} from './access.js';
 import { createInboxHandler, INBOX_PATH, isInboxPath } from './http.js';
 import { createInboxStore } from './store.js';
 
