@@ -59,6 +59,12 @@ describe('hashscan-sms sandbox', { timeout: 30_000 }, () => {
     const refused = await runCli(['sandbox', '--host', '0.0.0.0'], { env: { SANDBOX_INBOX_TOKEN: '' } });
     expect(refused.code).toBe(64);
     expect(refused.stderr).toContain('SANDBOX_INBOX_TOKEN');
+    // A token the inbox page could never send is refused at start, by the variable's name.
+    const spaced = 'a token with spaces 0123456789';
+    const unusable = await runCli(['sandbox'], { env: { SANDBOX_INBOX_TOKEN: spaced } });
+    expect(unusable.code).toBe(64);
+    expect(unusable.stderr).toContain('SANDBOX_INBOX_TOKEN: must be printable ASCII without spaces');
+    expect(`${unusable.stdout}${unusable.stderr}`).not.toContain(spaced);
 
     const token = 'cli-inbox-token-0123456789';
     const child = startCli(['sandbox', '--host', '0.0.0.0', '--format', 'json'], {
