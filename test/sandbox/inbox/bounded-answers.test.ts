@@ -92,7 +92,12 @@ describe('a full inbox of control characters', { timeout: 60_000 }, () => {
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     let text = '';
-    while (!/event: snapshot\ndata: .*\n\n/s.test(text)) {
+    // Until the blank line that ends the snapshot event (JSON data holds no raw line break).
+    const complete = (): boolean => {
+      const start = text.indexOf('event: snapshot');
+      return start !== -1 && text.indexOf('\n\n', start) !== -1;
+    };
+    while (!complete()) {
       const { value, done } = await reader.read();
       if (done) break;
       text += decoder.decode(value, { stream: true });
