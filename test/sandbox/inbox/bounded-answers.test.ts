@@ -63,7 +63,7 @@ describe('a full inbox of control characters', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ recordLimit: 1 });
     await fill(sandbox, MESSAGES);
-  });
+  }, 120_000);
   afterAll(() => sandbox?.close());
 
   it('answers /api/messages in pages under the cap, which together hold every message once, newest first', async () => {
