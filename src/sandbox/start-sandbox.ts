@@ -145,6 +145,9 @@ function send(res: ServerResponse, response: ServiceResponse): void {
  * socket, a connection error destroys it, a partial body is cut mid-way.
  * Any other path answers HTTP 404 in the error shape of the service the
  * request looks meant for (`{Code, Message, RequestId: ""}` for SMS).
+ * Every path answers 403 to what a page on another origin makes a browser
+ * send (its keys are public: such a page could send through it); clients
+ * that send no `Origin` or `Sec-Fetch-Site` header are served.
  * Needs no msw: import it from `hashscan-sms/sandbox`.
  *
  * @example
