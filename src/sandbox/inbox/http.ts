@@ -29,6 +29,8 @@ const MAX_WAIT_MS = 300_000;
 /** A stream whose reader is this far behind its snapshot is cut (it reconnects and gets a fresh one). */
 const MAX_STREAM_BACKLOG = 2 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
+/** Room kept in an answer for what surrounds the entries (`info`, field names, the cursor). */
+const ENVELOPE_BYTES = 512;
 
 const COMMON_HEADERS = {
   'cache-control': 'no-store',
@@ -101,8 +103,8 @@ export function createInboxHandler(
   /** The stream's first event: the newest of each list that fit half an answer each, oldest first, and how many did not. */
   const snapshotEvent = (): string => {
     const all = () => true;
-    const messages = newestPage(store.messages(), MAX_ANSWER_BYTES / 2 - 512, Number.MAX_SAFE_INTEGER, all);
-    const lookups = newestPage(store.lookups(), MAX_ANSWER_BYTES / 2 - 512, Number.MAX_SAFE_INTEGER, all);
+    const messages = newestPage(store.messages(), MAX_ANSWER_BYTES / 2 - ENVELOPE_BYTES, Number.MAX_SAFE_INTEGER, all);
+    const lookups = newestPage(store.lookups(), MAX_ANSWER_BYTES / 2 - ENVELOPE_BYTES, Number.MAX_SAFE_INTEGER, all);
     const omitted = JSON.stringify({ messages: messages.omitted, lookups: lookups.omitted });
     const data = `{"info":${JSON.stringify(info)},"messages":${jsonArray([...messages.items].reverse())},"lookups":${jsonArray([...lookups.items].reverse())},"omitted":${omitted}}`;
     return `event: snapshot\ndata: ${data}\n\n`;
@@ -198,8 +200,8 @@ export function createInboxHandler(
       else if (holdOpen(res)) {
         const page =
           route === 'messages'
-            ? newestPage(store.messages(), MAX_ANSWER_BYTES - 512, before, (m) => sentTo(m, phone))
-            : newestPage(store.lookups(), MAX_ANSWER_BYTES - 512, before, () => true);
+            ? newestPage(store.messages(), MAX_ANSWER_BYTES - ENVELOPE_BYTES, before, (m) => sentTo(m, phone))
+            : newestPage(store.lookups(), MAX_ANSWER_BYTES - ENVELOPE_BYTES, before, () => true);
         reply(res, 200, 'application/json; charset=utf-8', listAnswer(route, page));
       }
     } else if (route === 'events') stream(res);
