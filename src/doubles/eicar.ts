@@ -11,6 +11,8 @@ const PIECES = ['X5O!P%@AP[4\\PZX54(P^)7CC)7}$', 'EICAR-STANDARD-', 'ANTIVIRUS-T
 
 /**
  * A fresh copy of the EICAR test file's bytes (its md5, sha1 and sha256 are those of {@link EICAR_RECORD}).
+ * Typed `Uint8Array<ArrayBuffer>` (never a view of a `SharedArrayBuffer`), so TypeScript takes it as a
+ * `BlobPart` and a `fetch` body: `new File([eicarTestFile()], 'eicar.txt')`, `fetch(url, { body: eicarTestFile() })`.
  *
  * @example
  * ```ts
@@ -19,6 +21,6 @@ const PIECES = ['X5O!P%@AP[4\\PZX54(P^)7CC)7}$', 'EICAR-STANDARD-', 'ANTIVIRUS-T
  * hashBytes(eicarTestFile()) === EICAR_RECORD.sha256 // true: upload it and expect 'block'
  * ```
  */
-export function eicarTestFile(): Uint8Array {
+export function eicarTestFile(): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(PIECES.join(''));
 }

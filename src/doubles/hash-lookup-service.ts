@@ -14,21 +14,35 @@ import {
 
 /**
  * What the hash lookup double knows. Every field is optional; left out, it
- * takes the sandbox default.
+ * takes the sandbox default. Given, `records` and `faults` **replace** the
+ * defaults (EICAR included): spread `SANDBOX_HASH_RECORDS` or
+ * `SANDBOX_HASH_FAULTS` into yours to keep them.
  *
  * @example
  * ```ts
- * { apiKey: 'test-key', records: [recordFor('bad bytes')], faults: { [someSha256]: 'timeout' } }
+ * { apiKey: 'test-key', records: [...SANDBOX_HASH_RECORDS, recordFor('bad bytes')], faults: { [someSha256]: 'timeout' } }
  * ```
  */
 export interface HashScanServiceOptions {
   /** The only accepted `api_key`. @defaultValue `'sandbox-api-key'` */
   readonly apiKey?: string | undefined;
-  /** Flagged files. @defaultValue {@link SANDBOX_HASH_RECORDS} (EICAR and two made-up samples) */
+  /**
+   * Flagged files: every other hash is not detected. **Replaces** the
+   * default table: `records: [mine]` flags `mine` only, and EICAR is then
+   * not detected. To add yours to the defaults, spread them:
+   * `records: [...SANDBOX_HASH_RECORDS, mine]`.
+   * @defaultValue {@link SANDBOX_HASH_RECORDS} (EICAR and two made-up samples)
+   * @example
+   * ```ts
+   * await startSandbox({ hashScan: { records: [...SANDBOX_HASH_RECORDS, recordFor(upload)] } })
+   * ```
+   */
   readonly records?: readonly HashRecord[] | undefined;
   /**
    * Hash → fault. Keys may be in any letter case; a fault applies to the exact
-   * digest it is keyed by (not to the record's other digests).
+   * digest it is keyed by (not to the record's other digests). **Replaces**
+   * the default table (the `SANDBOX_FAULT_HASHES` then answer normally): to
+   * add yours to it, spread it: `faults: { ...SANDBOX_HASH_FAULTS, [sha256]: 'timeout' }`.
    * @defaultValue {@link SANDBOX_HASH_FAULTS} (one made-up hash per fault kind)
    */
   readonly faults?: Readonly<Record<string, HashScanFault>> | undefined;

@@ -16,12 +16,13 @@ export type { SentMessage, SmsAccount } from './sms-account.js';
 
 /** What the SMS double knows. Every field is optional; left out, it takes the sandbox default. */
 export interface SmsServiceOptions {
-  /** @defaultValue {@link SANDBOX_SMS_ACCOUNTS} (one member, one free account) */
+  /** The accounts whose keys sign: **replaces** the default ones (spread `SANDBOX_SMS_ACCOUNTS` to keep them). @defaultValue {@link SANDBOX_SMS_ACCOUNTS} (one member, one free account) */
   readonly accounts?: readonly SmsAccount[] | undefined;
   /**
    * Template code → content with `${name}` placeholders, or `null` for a
    * template whose content the back office does not hold (billed 1 per send).
    * `SMS_500650100` needs no entry: only its signature is checked.
+   * **Replaces** the default templates: spread `SANDBOX_TEMPLATES` to keep them.
    * @defaultValue {@link SANDBOX_TEMPLATES}
    */
   readonly templates?: Readonly<Record<string, string | null>> | undefined;
@@ -29,8 +30,9 @@ export interface SmsServiceOptions {
   readonly defaultSignName?: string | undefined;
   /**
    * The fault switch: phone number → the error `Code` a correctly signed
-   * send to it is refused with (HTTP 400, nothing sent). Replaces the
-   * default table; spread it to add your own.
+   * send to it is refused with (HTTP 400, nothing sent). **Replaces** the
+   * default table (the `SANDBOX_FAULT_PHONE_NUMBERS` then send normally):
+   * spread `SANDBOX_SMS_FAULTS` to add your own to it.
    * @defaultValue {@link SANDBOX_SMS_FAULTS} (one number per error category, see `SANDBOX_FAULT_PHONE_NUMBERS`)
    * @example
    * ```ts

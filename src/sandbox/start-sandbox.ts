@@ -6,7 +6,15 @@ import type { RecordedRequest } from '../doubles/request-log.js';
 import { halfBody, type ServiceReply, type ServiceRequest, type ServiceResponse } from '../doubles/service-handler.js';
 import { createSmsService, type SentMessage, type SmsServiceOptions } from '../doubles/sms-service.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { createInbox, INBOX_PATH, type Inbox, type InboxOptions, isInboxPath } from './inbox/index.js';
+import { crossSiteReason, crossSiteRefusal } from './browser-guard.js';
+import {
+  createInbox,
+  INBOX_PATH,
+  type Inbox,
+  type InboxOptions,
+  isInboxPath,
+  isLoopbackAddress,
+} from './inbox/index.js';
 import { refusal, serviceAt } from './routes.js';
 
 /**
@@ -14,7 +22,7 @@ import { refusal, serviceAt } from './routes.js';
  *
  * @example
  * ```ts
- * await startSandbox({ hashScan: { records: [recordFor(upload)] }, sms: { templates: { SMS_1: 'Hi ${name}' } } })
+ * await startSandbox({ hashScan: { records: [...SANDBOX_HASH_RECORDS, recordFor(upload)] }, sms: { templates: { SMS_1: 'Hi ${name}' } } })
  * ```
  */
 export interface SandboxOptions {
@@ -137,6 +145,9 @@ function send(res: ServerResponse, response: ServiceResponse): void {
  * socket, a connection error destroys it, a partial body is cut mid-way.
  * Any other path answers HTTP 404 in the error shape of the service the
  * request looks meant for (`{Code, Message, RequestId: ""}` for SMS).
+ * Every path answers 403 to what a page on another origin makes a browser
+ * send (its keys are public: such a page could send through it); clients
+ * that send no `Origin` or `Sec-Fetch-Site` header are served.
  * Needs no msw: import it from `hashscan-sms/sandbox`.
  *
  * @example
@@ -156,6 +167,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const messages: SentMessage[] = [];
   // Set once listening (the inbox shows the bound address); no request is served before.
   let inbox: Inbox | undefined;
+  let loopback = true;
   // The SMS double reports an accepted message just before its request, in the same call.
   let accepted: SentMessage | undefined;
   const record = (entry: RecordedRequest): void => {
@@ -205,6 +217,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const method = req.method ?? 'GET';
+    const crossSite = crossSiteReason({ method, pathname: url.pathname, headers: req.headers }, loopback);
+    if (crossSite !== undefined) {
+      send(res, crossSiteRefusal(url, crossSite));
+      return;
+    }
     if (inbox !== undefined && isInboxPath(url.pathname)) {
       inbox.handle(req, res, url);
       return;
@@ -248,6 +266,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  loopback = isLoopbackAddress(address.address);
   try {
     inbox = createInbox(options.inbox ?? {}, address.address);
   } catch (error) {

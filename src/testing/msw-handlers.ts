@@ -102,7 +102,7 @@ function requestLog(onRequest: HandlerOptions['onRequest']) {
  * const hashscan = createHashScanHandlers({
  *   baseUrl: 'https://hashscan.test',
  *   apiKey: 'test-key',
- *   records: [recordFor(upload)],
+ *   records: [...SANDBOX_HASH_RECORDS, recordFor(upload)], // without the spread, EICAR is not flagged
  *   faults: { [otherSha256]: 'timeout' },
  * })
  * const server = setupServer(...hashscan)

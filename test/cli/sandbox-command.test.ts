@@ -59,6 +59,12 @@ describe('hashscan-sms sandbox', { timeout: 30_000 }, () => {
     const refused = await runCli(['sandbox', '--host', '0.0.0.0'], { env: { SANDBOX_INBOX_TOKEN: '' } });
     expect(refused.code).toBe(64);
     expect(refused.stderr).toContain('SANDBOX_INBOX_TOKEN');
+    // A token the inbox page could never send is refused at start, by the variable's name.
+    const spaced = 'a token with spaces 0123456789';
+    const unusable = await runCli(['sandbox'], { env: { SANDBOX_INBOX_TOKEN: spaced } });
+    expect(unusable.code).toBe(64);
+    expect(unusable.stderr).toContain('SANDBOX_INBOX_TOKEN: must be printable ASCII without spaces');
+    expect(`${unusable.stdout}${unusable.stderr}`).not.toContain(spaced);
 
     const token = 'cli-inbox-token-0123456789';
     const child = startCli(['sandbox', '--host', '0.0.0.0', '--format', 'json'], {
@@ -78,6 +84,35 @@ describe('hashscan-sms sandbox', { timeout: 30_000 }, () => {
     const run = await done;
     expect(run.code).toBe(0);
     expect(`${run.stdout}${run.stderr}`).not.toContain(token);
+  });
+
+  it('--detach exports the inbox address beside the base URLs and the pid', async () => {
+    const run = await runCli(['sandbox', '--detach']);
+    expect(run.code, run.stderr).toBe(0);
+    const env = Object.fromEntries(
+      [...run.stdout.matchAll(/^export (\w+)=(\S+)$/gm)].map(([, name, value]) => [name, value] as const),
+    );
+    try {
+      expect(Object.keys(env).sort()).toEqual([
+        'HASHSCAN_API_KEY',
+        'HASHSCAN_BASE_URL',
+        'HASHSCAN_SANDBOX_INBOX_URL',
+        'HASHSCAN_SANDBOX_PID',
+        'SMS_ACCESS_KEY_ID',
+        'SMS_ACCESS_KEY_SECRET',
+        'SMS_BASE_URL',
+      ]);
+      expect(env.HASHSCAN_SANDBOX_INBOX_URL).toBe(`${env.HASHSCAN_BASE_URL}/_inbox`);
+      const answer = await fetch(`${env.HASHSCAN_SANDBOX_INBOX_URL}/api/messages`);
+      expect(await answer.json()).toMatchObject({ loopback: true, messages: [] });
+    } finally {
+      if (env.HASHSCAN_SANDBOX_PID !== undefined) process.kill(Number(env.HASHSCAN_SANDBOX_PID), 'SIGTERM');
+    }
+    const json = await runCli(['sandbox', '--detach', '--format', 'json']);
+    const info = JSON.parse(json.stdout) as { pid: number; inboxUrl: string; env: Record<string, string> };
+    process.kill(info.pid, 'SIGTERM');
+    expect(info.inboxUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/_inbox$/);
+    expect(info.env.HASHSCAN_SANDBOX_INBOX_URL).toBe(info.inboxUrl);
   });
 
   it('--detach on a port in use says why and exits 64, leaving nothing behind', async () => {

@@ -12,14 +12,16 @@ import { UsageError } from '../usage-error.js';
 /** What the sandbox prints first with `--format json`. */
 interface Listening {
   readonly url: string;
+  readonly inboxUrl: string;
   readonly env: Readonly<Record<string, string>>;
 }
 
 function isListening(value: unknown): value is Listening {
   if (typeof value !== 'object' || value === null) return false;
-  const { url, env } = value as Record<string, unknown>;
+  const { url, inboxUrl, env } = value as Record<string, unknown>;
   return (
     typeof url === 'string' &&
+    typeof inboxUrl === 'string' &&
     typeof env === 'object' &&
     env !== null &&
     Object.values(env).every((v) => typeof v === 'string')
@@ -34,7 +36,8 @@ function shellWord(value: string): string {
 /**
  * Starts `hashscan-sms sandbox` with `args` (its --host and --port) in the
  * background, in a session of its own (a Ctrl-C in this shell does not
- * reach it), and prints its variables: `export` lines, or one JSON line.
+ * reach it), and prints its variables (the clients', its inbox address and
+ * its pid): `export` lines, or one JSON line.
  */
 export async function detachSandbox(args: readonly string[], format: 'text' | 'json', io: Io): Promise<number> {
   const self = process.argv[1];
@@ -74,9 +77,11 @@ export async function detachSandbox(args: readonly string[], format: 'text' | 'j
   child.stdout.destroy();
   child.stderr.destroy();
   child.unref();
-  const env = { ...info.env, HASHSCAN_SANDBOX_PID: String(child.pid) };
-  if (format === 'json') io.out.write(`${JSON.stringify({ url: info.url, pid: child.pid, env })}\n`);
-  else
+  // The inbox's address too: a script's test reads the codes sent from it (`$HASHSCAN_SANDBOX_INBOX_URL/api/messages/latest`).
+  const env = { ...info.env, HASHSCAN_SANDBOX_INBOX_URL: info.inboxUrl, HASHSCAN_SANDBOX_PID: String(child.pid) };
+  if (format === 'json') {
+    io.out.write(`${JSON.stringify({ url: info.url, inboxUrl: info.inboxUrl, pid: child.pid, env })}\n`);
+  } else
     io.out.write(
       Object.entries(env)
         .map(([name, value]) => `export ${name}=${shellWord(value)}\n`)

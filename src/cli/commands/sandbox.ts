@@ -34,6 +34,7 @@ Options:
   -f, --format FORMAT   text (default) or json (one line, for scripts)
   -d, --detach          start it in the background and exit once it listens,
                         printing only the \`export\` lines (with
+                        HASHSCAN_SANDBOX_INBOX_URL, its inbox, and
                         HASHSCAN_SANDBOX_PID, to stop it), for \`eval\`
 
 Examples:

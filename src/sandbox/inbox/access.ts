@@ -23,8 +23,10 @@ export interface InboxOptions {
   readonly limit?: number | undefined;
   /**
    * A secret the inbox asks for (`Authorization: Bearer …`, or `?token=` on
-   * the event stream), at least 16 characters. Required when the sandbox is
-   * bound to anything but loopback; optional on loopback.
+   * the event stream), at least 16 characters of printable ASCII with no
+   * space (`openssl rand -base64 24` makes one); any other token is refused
+   * at start with a `ConfigurationError` naming `inbox.token`. Required
+   * when the sandbox is bound to anything but loopback; optional on loopback.
    * @defaultValue none
    */
   readonly token?: string | undefined;
@@ -33,6 +35,8 @@ export interface InboxOptions {
 /** Entries of each kind the inbox keeps by default. */
 export const DEFAULT_INBOX_LIMIT = 1000;
 const MIN_TOKEN_CHARS = 16;
+/** Visible ASCII: no space, tab, line break, control or non-ASCII character. */
+const TOKEN_CHARS = /^[\x21-\x7e]+$/;
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -40,7 +44,7 @@ LOOPBACK.addAddress('::1', 'ipv6');
 LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
 
 /** Whether a bound address (an IP, as `server.address()` gives it) is loopback. */
-function isLoopbackAddress(address: string): boolean {
+export function isLoopbackAddress(address: string): boolean {
   return LOOPBACK.check(address, address.includes(':') ? 'ipv6' : 'ipv4');
 }
 
@@ -64,7 +68,7 @@ function tokenOf(request: IncomingMessage, url: URL): string | undefined {
 }
 
 /** A `Host` header naming this machine by a loopback name or address. */
-function loopbackHost(host: string | undefined): boolean {
+export function isLoopbackHost(host: string | undefined): boolean {
   if (host === undefined) return false;
   let name: string;
   try {
@@ -91,6 +95,13 @@ export function resolveInboxAccess(options: InboxOptions, boundAddress: string):
   if (token !== undefined && (typeof token !== 'string' || token.length < MIN_TOKEN_CHARS)) {
     throw new ConfigurationError('inbox.token', `must be a string of at least ${MIN_TOKEN_CHARS} characters`);
   }
+  // The page sends it as `Authorization: Bearer …`, which ends at a space and takes ASCII only: such a token could never match.
+  if (token !== undefined && !TOKEN_CHARS.test(token)) {
+    throw new ConfigurationError(
+      'inbox.token',
+      'must be printable ASCII without spaces (letters, digits, punctuation), as a Bearer token is sent',
+    );
+  }
   const loopback = isLoopbackAddress(boundAddress);
   if (!loopback && token === undefined) {
     throw new ConfigurationError(
@@ -104,7 +115,7 @@ export function resolveInboxAccess(options: InboxOptions, boundAddress: string):
     loopback,
     tokenRequired: expected !== undefined,
     allows(request, url) {
-      if (expected === undefined) return loopbackHost(request.headers.host);
+      if (expected === undefined) return isLoopbackHost(request.headers.host);
       const given = tokenOf(request, url);
       // Equal-length digests, compared in constant time: neither the token nor its length leaks.
       return given !== undefined && timingSafeEqual(digest(given), expected);

@@ -9,19 +9,28 @@ import type { InboxAccess } from './access.js';
 import type { InboxMessage } from './entries.js';
 import { PAGE_CSP, PAGE_HTML, PAGE_STYLE } from './page.js';
 import { PAGE_SCRIPT } from './page-script.js';
+import { type JsonPage, jsonArray, MAX_ANSWER_BYTES, newestPage } from './pages.js';
 import type { InboxChange, InboxStore } from './store.js';
 
 /** The inbox's path; the specs use no path starting with `/_`. */
 export const INBOX_PATH = '/_inbox';
 
-/** Long polls and event streams open at once, at most (more answer 503). */
-const MAX_LISTENERS = 64;
+/** Long polls open at once, at most (more answer 503): each holds one message at most. */
+const MAX_WAITS = 64;
+/**
+ * List answers not yet taken by their reader, and event streams, open at
+ * once, at most (more answer 503): each may hold a full answer in memory
+ * while its reader is slow.
+ */
+const MAX_OPEN_ANSWERS = 16;
 /** Time-out of `messages/next` by default and at most. */
 const DEFAULT_WAIT_MS = 30_000;
 const MAX_WAIT_MS = 300_000;
 /** A stream whose reader is this far behind its snapshot is cut (it reconnects and gets a fresh one). */
-const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
+const MAX_STREAM_BACKLOG = 2 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
+/** Room kept in an answer for what surrounds the entries (`info`, field names, the cursor). */
+const ENVELOPE_BYTES = 512;
 
 const COMMON_HEADERS = {
   'cache-control': 'no-store',
@@ -65,8 +74,41 @@ export function createInboxHandler(
   access: InboxAccess,
   address: string,
 ): (req: IncomingMessage, res: ServerResponse, url: URL) => void {
-  let listening = 0;
+  let waiting = 0;
+  let open = 0;
+  /** Counts `res` among the open answers until it is flushed or closed; `false` (and a 503 sent) when full. */
+  const holdOpen = (res: ServerResponse): boolean => {
+    if (open >= MAX_OPEN_ANSWERS) {
+      problem(res, 503, 'busy', `at most ${MAX_OPEN_ANSWERS} list answers and event streams at once`);
+      return false;
+    }
+    open += 1;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      open -= 1;
+    };
+    res.once('finish', release).once('close', release);
+    return true;
+  };
   const info = { loopback: access.loopback, address, limit: access.limit };
+
+  /** `{loopback, address, limit, <name>: […], nextBefore?}`, built from the page's serialized entries. */
+  const listAnswer = (name: 'messages' | 'lookups', page: JsonPage): string => {
+    const more = page.nextBefore === undefined ? '' : `,"nextBefore":${page.nextBefore}`;
+    return `${JSON.stringify(info).slice(0, -1)},"${name}":${jsonArray(page.items)}${more}}`;
+  };
+
+  /** The stream's first event: the newest of each list that fit half an answer each, oldest first, and how many did not. */
+  const snapshotEvent = (): string => {
+    const all = () => true;
+    const messages = newestPage(store.messages(), MAX_ANSWER_BYTES / 2 - ENVELOPE_BYTES, Number.MAX_SAFE_INTEGER, all);
+    const lookups = newestPage(store.lookups(), MAX_ANSWER_BYTES / 2 - ENVELOPE_BYTES, Number.MAX_SAFE_INTEGER, all);
+    const omitted = JSON.stringify({ messages: messages.omitted, lookups: lookups.omitted });
+    const data = `{"info":${JSON.stringify(info)},"messages":${jsonArray([...messages.items].reverse())},"lookups":${jsonArray([...lookups.items].reverse())},"omitted":${omitted}}`;
+    return `event: snapshot\ndata: ${data}\n\n`;
+  };
 
   /** Holds `res` open until a matching message arrives, the time-out passes or the client leaves. */
   const waitForNext = (res: ServerResponse, url: URL): void => {
@@ -82,13 +124,13 @@ export function createInboxHandler(
       json(res, 200, ready);
       return;
     }
-    if (listening >= MAX_LISTENERS) {
-      problem(res, 503, 'busy', `at most ${MAX_LISTENERS} waits and streams at once`);
+    if (waiting >= MAX_WAITS) {
+      problem(res, 503, 'busy', `at most ${MAX_WAITS} waits at once`);
       return;
     }
-    listening += 1;
+    waiting += 1;
     const done = (): void => {
-      listening -= 1;
+      waiting -= 1;
       clearTimeout(timer);
       unsubscribe();
       res.off('close', done);
@@ -107,26 +149,22 @@ export function createInboxHandler(
 
   /** Server-sent events: a `snapshot` first, then `message`, `lookup` and `clear` as they happen. */
   const stream = (res: ServerResponse): void => {
-    if (listening >= MAX_LISTENERS) {
-      problem(res, 503, 'busy', `at most ${MAX_LISTENERS} waits and streams at once`);
-      return;
-    }
-    listening += 1;
+    if (!holdOpen(res)) return;
     res.writeHead(200, {
       ...COMMON_HEADERS,
       'content-security-policy': DATA_CSP,
       'content-type': 'text/event-stream; charset=utf-8',
     });
     // JSON.stringify escapes line breaks, so each event's data is one line.
-    const write = (event: string, data: unknown): number => {
-      const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    const writeRaw = (text: string): number => {
       res.write(text);
-      return text.length;
+      return Buffer.byteLength(text);
     };
+    const write = (event: string, data: unknown): number =>
+      writeRaw(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     res.write('retry: 1000\n\n');
-    // A full inbox makes a large snapshot: the backlog allowed is counted beyond it.
-    const allowed =
-      write('snapshot', { info, messages: store.messages(), lookups: store.lookups() }) + MAX_STREAM_BACKLOG;
+    // A snapshot is bounded like a list answer; the backlog allowed is counted beyond it.
+    const allowed = writeRaw(snapshotEvent()) + MAX_STREAM_BACKLOG;
     const send = (event: string, data: unknown): void => {
       if (res.destroyed) return;
       if (res.writableLength > allowed) res.destroy();
@@ -138,7 +176,6 @@ export function createInboxHandler(
     }, HEARTBEAT_MS);
     heartbeat.unref();
     res.once('close', () => {
-      listening -= 1;
       clearInterval(heartbeat);
       unsubscribe();
     });
@@ -157,9 +194,17 @@ export function createInboxHandler(
     }
     const phone = url.searchParams.get('phone');
     const newestFirst = (list: readonly InboxMessage[]) => list.filter((m) => sentTo(m, phone)).reverse();
-    if (route === 'messages') json(res, 200, { ...info, messages: newestFirst(store.messages()) });
-    else if (route === 'lookups') json(res, 200, { ...info, lookups: [...store.lookups()].reverse() });
-    else if (route === 'events') stream(res);
+    if (route === 'messages' || route === 'lookups') {
+      const before = wholeNumber(url.searchParams.get('before'), Number.MAX_SAFE_INTEGER);
+      if (before === undefined) problem(res, 400, 'bad_request', 'before is a message or lookup id');
+      else if (holdOpen(res)) {
+        const page =
+          route === 'messages'
+            ? newestPage(store.messages(), MAX_ANSWER_BYTES - ENVELOPE_BYTES, before, (m) => sentTo(m, phone))
+            : newestPage(store.lookups(), MAX_ANSWER_BYTES - ENVELOPE_BYTES, before, () => true);
+        reply(res, 200, 'application/json; charset=utf-8', listAnswer(route, page));
+      }
+    } else if (route === 'events') stream(res);
     else if (route === 'messages/next') waitForNext(res, url);
     else if (route === 'messages/latest') {
       const latest = newestFirst(store.messages())[0];

@@ -6,13 +6,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RecordedRequest } from '../../doubles/request-log.js';
 import type { SentMessage } from '../../doubles/sms-account.js';
-import { DEFAULT_INBOX_LIMIT, type InboxOptions, resolveInboxAccess } from './access.js';
+import {
+  DEFAULT_INBOX_LIMIT,
+  type InboxOptions,
+  isLoopbackAddress,
+  isLoopbackHost,
+  resolveInboxAccess,
+} from './access.js';
 import { createInboxHandler, INBOX_PATH, isInboxPath } from './http.js';
 import { createInboxStore } from './store.js';
 
 export type { InboxOptions } from './access.js';
 export type { InboxLookup, InboxMessage } from './entries.js';
-export { DEFAULT_INBOX_LIMIT, INBOX_PATH, isInboxPath };
+export { DEFAULT_INBOX_LIMIT, INBOX_PATH, isInboxPath, isLoopbackAddress, isLoopbackHost };
 
 /** A running inbox. */
 export interface Inbox {

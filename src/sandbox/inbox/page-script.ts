@@ -11,13 +11,16 @@ export const PAGE_SCRIPT = `'use strict';
   var API = '/_inbox/api/';
   var TOKEN_KEY = 'hashscan-sms-inbox-token';
   var limit = 1000;
+  // Entries the snapshot left out to stay within its size (the JSON API pages through them all).
+  var omitted = { messages: 0, lookups: 0 };
+  var older = function (what) { return omitted[what] ? ' · ' + omitted[what] + ' older not shown' : ''; };
   var source = null;
   var $ = function (id) { return document.getElementById(id); };
 
   // A token in the address (#token=…) is kept for this tab only and taken out of the address bar.
   var fromHash = /^#token=(.+)$/.exec(location.hash);
   if (fromHash) {
-    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(fromHash[1]));
+    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(fromHash[1]).trim());
     history.replaceState(null, '', location.pathname);
   }
   var token = function () { return sessionStorage.getItem(TOKEN_KEY); };
@@ -129,10 +132,10 @@ export const PAGE_SCRIPT = `'use strict';
       if (!item.hidden) shown += 1;
     }
     var total = list.children.length;
-    $('message-count').textContent = total ? (shown === total ? '(' + total + ')' : '(' + shown + ' of ' + total + ')') : '';
+    $('message-count').textContent = total ? (shown === total ? '(' + total + ')' : '(' + shown + ' of ' + total + ')') + older('messages') : '';
     $('no-messages').hidden = total > 0;
     var rows = $('lookups').tBodies[0].children.length;
-    $('lookup-count').textContent = rows ? '(' + rows + ')' : '';
+    $('lookup-count').textContent = rows ? '(' + rows + ')' + older('lookups') : '';
     $('no-lookups').hidden = rows > 0;
     $('lookups').hidden = rows === 0;
   }
@@ -170,6 +173,7 @@ export const PAGE_SCRIPT = `'use strict';
     source.addEventListener('snapshot', function (event) {
       var data = JSON.parse(event.data);
       limit = data.info.limit;
+      omitted = data.omitted || { messages: 0, lookups: 0 };
       showExposure(data.info);
       $('messages').replaceChildren();
       $('lookups').tBodies[0].replaceChildren();
@@ -181,6 +185,7 @@ export const PAGE_SCRIPT = `'use strict';
     source.addEventListener('lookup', function (event) { addLookup(JSON.parse(event.data).lookup); refresh(); });
     source.addEventListener('clear', function (event) {
       var what = JSON.parse(event.data).what;
+      omitted[what] = 0;
       if (what === 'messages') $('messages').replaceChildren();
       else $('lookups').tBodies[0].replaceChildren();
       refresh();
@@ -204,7 +209,13 @@ export const PAGE_SCRIPT = `'use strict';
   });
   $('token-form').addEventListener('submit', function (event) {
     event.preventDefault();
-    sessionStorage.setItem(TOKEN_KEY, $('token').value);
+    // A token is printable ASCII with no space (checked at start): what a paste adds around it is not part of it.
+    var given = $('token').value.trim();
+    if (!/^[\x21-\x7e]+$/.test(given)) {
+      setStatus('a token is printable ASCII without spaces', false);
+      return;
+    }
+    sessionStorage.setItem(TOKEN_KEY, given);
     $('token').value = '';
     $('token-form').hidden = true;
     connect();

@@ -79,6 +79,28 @@ describe('who may read the inbox', () => {
     expect((await at('/api/messages')).body).not.toContain(TOKEN);
   });
 
+  it('refuses at start a token the page could never send (a space, a tab, a line break, non-ASCII), naming the option and not the token', async () => {
+    for (const token of [
+      'inbox token 0123456789',
+      ` ${TOKEN}`,
+      `${TOKEN}\n`,
+      `${TOKEN}\t`,
+      `${TOKEN}\u00a0`,
+      `${TOKEN}é`,
+      `${TOKEN}\u0000`,
+    ]) {
+      const error = await startSandbox({ inbox: { token } }).catch((e: unknown) => e);
+      expect(error, JSON.stringify(token)).toBeInstanceOf(ConfigurationError);
+      expect(error).toMatchObject({ option: 'inbox.token' });
+      expect(String((error as Error).message)).toContain('printable ASCII without spaces');
+      expect(String((error as Error).message)).not.toContain(TOKEN);
+    }
+    // Punctuation is fine: base64 and URL-safe tokens both start.
+    const box = await start({ inbox: { token: 'a+b/c=d-e_f.g~h!0123456789' } });
+    const answer = await inboxGet(box, '/api/messages', { authorization: 'Bearer a+b/c=d-e_f.g~h!0123456789' });
+    expect(answer.status).toBe(200);
+  });
+
   it('on loopback with a token, asks for it too', async () => {
     const box = await start({ inbox: { token: TOKEN } });
     expect((await inboxGet(box, '/api/messages')).status).toBe(401);

@@ -24,23 +24,24 @@ export async function inboxGet(
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
 }
 
-/** A raw request with a chosen `Host` header (which `fetch` does not let a caller set). */
+/** A raw request with a chosen `Host` header (which `fetch` does not let a caller set), and an optional body. */
 export function rawRequest(
   url: string,
   headers: Record<string, string>,
   method = 'GET',
+  body?: string,
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers }, (res) => {
-      let body = '';
+      let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
-        body += chunk;
+        text += chunk;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
