@@ -82,7 +82,7 @@ export function checkRecipients(value: unknown, region: PhoneRegion): Recipients
     const phone = checkNumber(readField(list, index, parameter), parameter, region);
     const first = seen.get(phone.e164);
     // One call to the same phone twice would deliver (and bill) the message twice.
-    if (first !== undefined) throw invalidParameter(parameter, `is the same phone number as phoneNumbers[${first}]`);
+    if (first !== undefined) throw invalidParameter(parameter, `repeats phoneNumbers[${first}] (the same phone, in any spelling)`);
     seen.set(phone.e164, index);
     phones.push(phone);
   }
