@@ -1,23 +1,33 @@
 import { createDigest, toBase64Url } from '../../util/crypto.js';
 import { LocalCounts } from './local-counts.js';
+import { PendingWrites } from './pending-writes.js';
 
 /*
- * The in-process counts, one set per account for the whole process: every
- * `SmsClient` with the same access key id counts into it, whatever order
- * they were built in, so a client built per request (or again after a
- * dev-server reload) finds the counts the others took and cannot reset them.
- * Kept on `globalThis` under a registered symbol, so a module evaluated
- * again (hot reload, a second copy of the package) still finds them.
+ * The in-process side of the limits, one per account (and fleet prefix) for
+ * the whole process: every `SmsClient` with the same access key id counts
+ * into it, whatever order they were built in, so a client built per request
+ * (or again after a dev-server reload) finds the counts the others took and
+ * cannot reset them; and, with `fleet`, the sends not yet written to Redis
+ * are the process's too, so "one extra message per number and replica"
+ * holds however many clients the replica builds. Kept on `globalThis` under
+ * a registered symbol, so a module evaluated again (hot reload, a second
+ * copy of the package) still finds them.
  */
 
 /** Who a client counts for: its access key id, or the provider function its keys come from. */
 export type CountScope = string | object;
 
+/** The counts of one account in this process, and the writes it still owes Redis. */
+export interface ProcessLimits {
+  readonly local: LocalCounts;
+  readonly pending: PendingWrites;
+}
+
 interface Registry {
-  /** By a hash of the access key id (the id itself is never a key here). */
-  readonly byKeyId: Map<string, LocalCounts>;
-  /** By provider function: its keys are known only once it answers, after the limits were checked. */
-  readonly byProvider: WeakMap<object, LocalCounts>;
+  /** By a hash of the access key id (the id itself is never a key here), then by key prefix. */
+  readonly byKeyId: Map<string, ProcessLimits>;
+  /** By provider function (its keys are known only once it answers, after the limits were checked). */
+  readonly byProvider: WeakMap<object, Map<string, ProcessLimits>>;
 }
 
 const SLOT = Symbol.for('hashscan-sms.limits.process-counts.v1');
@@ -39,29 +49,41 @@ function registry(): Registry {
   return fresh;
 }
 
-/** Whether a value found in the registry can count: a counts object of this or another copy of the package. */
-function usable(value: unknown): value is LocalCounts {
+const hasMethods = (value: unknown, names: readonly string[]): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+
+/** Whether a value found in the registry can count (made by this or another copy of the package). */
+function usable(value: unknown): value is ProcessLimits {
   if (typeof value !== 'object' || value === null) return false;
-  const counts = value as Partial<Record<keyof LocalCounts, unknown>>;
+  const { local, pending } = value as Partial<Record<keyof ProcessLimits, unknown>>;
   return (
-    typeof counts.take === 'function' && typeof counts.raise === 'function' && typeof counts.giveBack === 'function'
+    hasMethods(local, ['take', 'raise', 'giveBack']) &&
+    hasMethods(pending, ['get', 'entries', 'unrecorded', 'makeRoom', 'keep', 'drop'])
   );
 }
 
-/** The process's counts for `scope`, made on first use. */
-export function processCounts(scope: CountScope): LocalCounts {
+/** `map`'s entry for `key`, made when missing or unusable. */
+function entry(map: Map<string, ProcessLimits>, key: string): ProcessLimits {
+  const found = map.get(key);
+  if (usable(found)) return found;
+  const made: ProcessLimits = { local: new LocalCounts(), pending: new PendingWrites() };
+  map.set(key, made);
+  return made;
+}
+
+/** The process's limits state for `scope` under `keyPrefix` (the fleet's, or the in-process one), made on first use. */
+export function processLimits(scope: CountScope, keyPrefix: string): ProcessLimits {
   const { byKeyId, byProvider } = registry();
   if (typeof scope === 'string') {
     const id = toBase64Url(createDigest('sha256').update(`sms-access-key-id:${scope}`).bytes());
-    const found = byKeyId.get(id);
-    if (usable(found)) return found;
-    const counts = new LocalCounts();
-    byKeyId.set(id, counts);
-    return counts;
+    return entry(byKeyId, `${id}\n${keyPrefix}`);
   }
-  const found = byProvider.get(scope);
-  if (usable(found)) return found;
-  const counts = new LocalCounts();
-  byProvider.set(scope, counts);
-  return counts;
+  let byPrefix = byProvider.get(scope);
+  if (!(byPrefix instanceof Map)) {
+    byPrefix = new Map();
+    byProvider.set(scope, byPrefix);
+  }
+  return entry(byPrefix, keyPrefix);
 }

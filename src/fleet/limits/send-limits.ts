@@ -8,8 +8,8 @@ import { type SendParties, wantsOf } from './limit-keys.js';
 import type { LimitRule, ResolvedLimits, SmsLimitsOptions } from './limits-options.js';
 import { resolveLimits } from './limits-options.js';
 import { type LimitRefusal, type LocalCounts, refusalOf, type Want } from './local-counts.js';
-import { PendingWrites } from './pending-writes.js';
-import { type CountScope, processCounts } from './process-counts.js';
+import type { PendingWrites } from './pending-writes.js';
+import { type CountScope, type ProcessLimits, processLimits } from './process-counts.js';
 import { type CallBound, SharedCounts, settled, type TakeMode, type TakeReply } from './shared-counts.js';
 
 /*
@@ -80,7 +80,7 @@ export class SendLimits {
   readonly #shared: SharedCounts | undefined;
   readonly #keyPrefix: string;
   readonly #observers: Observers;
-  readonly #pending = new PendingWrites();
+  readonly #pending: PendingWrites;
   readonly #stats = { allowed: 0, refused: 0, storeFailures: 0, allowedLocally: 0, refusedUnavailable: 0 };
 
   /** `limits` (or the deprecated `fleet.limits`) as limits, or none. */
@@ -91,17 +91,25 @@ export class SendLimits {
     scope: CountScope,
   ): SendLimits | undefined {
     const rules = resolveLimits(options.limits, options.fleetLimits);
-    return rules === undefined ? undefined : new SendLimits(rules, store, observers, processCounts(scope));
+    if (rules === undefined) return undefined;
+    const keyPrefix = store === undefined ? 'limits' : `${store.keyPrefix}:limits`;
+    return new SendLimits(rules, store, observers, keyPrefix, processLimits(scope, keyPrefix));
   }
 
-  private constructor(rules: ResolvedLimits, store: LimitsStore | undefined, observers: Observers, local: LocalCounts) {
+  private constructor(
+    rules: ResolvedLimits,
+    store: LimitsStore | undefined,
+    observers: Observers,
+    keyPrefix: string,
+    state: ProcessLimits,
+  ) {
     this.#rules = rules;
-    this.#local = local;
+    this.#local = state.local;
+    this.#pending = state.pending;
     this.#observers = observers;
     // Their own link: a forged pause, quota or lock does not switch the limits off, nor a forged counter those.
-    this.#shared =
-      store === undefined ? undefined : new SharedCounts(store.link.sibling('limits'), `${store.keyPrefix}:limits`);
-    this.#keyPrefix = store === undefined ? 'limits' : `${store.keyPrefix}:limits`;
+    this.#shared = store === undefined ? undefined : new SharedCounts(store.link.sibling('limits'), keyPrefix);
+    this.#keyPrefix = keyPrefix;
   }
 
   /** For `toJSON()`. */
