@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 
+export type { SmsDestinations } from './destinations/destination-rules.js';
 export {
   SCAN_CHANNEL,
   type ScanTraceContext,
@@ -20,6 +21,7 @@ export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-s
 export { SigningError } from './errors/signing-error.js';
 export type { FleetStats } from './fleet/fleet.js';
 export type {
+  CallerLimits,
   FleetOptions,
   HashScanFleetOptions,
   LimitStoreFailure,

@@ -33,7 +33,8 @@ export class DestinationRules {
   /** The option, checked; `undefined` when it allows every destination. */
   static of(option: SmsDestinations | undefined): DestinationRules | undefined {
     if (option === undefined) return undefined;
-    if (typeof option !== 'object' || option === null) throw new ConfigurationError('destinations', 'must be an object');
+    if (typeof option !== 'object' || option === null)
+      throw new ConfigurationError('destinations', 'must be an object');
     const countries: unknown = option.allowCountries;
     if (countries === undefined) return undefined;
     if (!Array.isArray(countries) || countries.length === 0) {

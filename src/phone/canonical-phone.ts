@@ -25,7 +25,7 @@ export interface CanonicalPhone {
 }
 
 /** Why a string is not a phone number. */
-export type PhoneProblem = 'not_a_number' | 'unknown_country' | 'too_short' | 'too_long' | 'not_possible';
+type PhoneProblem = 'not_a_number' | 'unknown_country' | 'too_short' | 'too_long' | 'not_possible';
 
 /** What {@link canonicalPhone} found: the canonical number, or why there is none. */
 export type PhoneParse =

@@ -27,7 +27,7 @@ export interface Recipients {
  * "international code + number"). One number is always sent one way,
  * whatever the spelling it was given in.
  */
-export function wireNumber(phone: CanonicalPhone): string {
+function wireNumber(phone: CanonicalPhone): string {
   return phone.callingCode === '86' ? phone.nationalNumber : `${phone.callingCode}${phone.nationalNumber}`;
 }
 
@@ -82,7 +82,8 @@ export function checkRecipients(value: unknown, region: PhoneRegion): Recipients
     const phone = checkNumber(readField(list, index, parameter), parameter, region);
     const first = seen.get(phone.e164);
     // One call to the same phone twice would deliver (and bill) the message twice.
-    if (first !== undefined) throw invalidParameter(parameter, `repeats phoneNumbers[${first}] (the same phone, in any spelling)`);
+    if (first !== undefined)
+      throw invalidParameter(parameter, `repeats phoneNumbers[${first}] (the same phone, in any spelling)`);
     seen.set(phone.e164, index);
     phones.push(phone);
   }

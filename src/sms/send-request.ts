@@ -1,5 +1,5 @@
-import { invalidParameter, signableString } from './invalid-parameter.js';
 import type { CanonicalPhone, PhoneRegion } from '../phone/canonical-phone.js';
+import { invalidParameter, signableString } from './invalid-parameter.js';
 import { checkRecipients } from './phone-numbers.js';
 import { guarded, readField } from './read-field.js';
 import { normalizeTemplateParam, type TemplateParams } from './template-param.js';

@@ -1,6 +1,6 @@
 import type { SmsDestinations } from '../destinations/destination-rules.js';
-import type { SmsFleetOptions } from '../fleet/sms-fleet.js';
 import type { SmsLimitsOptions } from '../fleet/fleet-options.js';
+import type { SmsFleetOptions } from '../fleet/sms-fleet.js';
 import type { PhoneRegion } from '../phone/canonical-phone.js';
 import type { CommonClientOptions } from '../transport/settings/client-options.js';
 import type { SmsMethod } from './outgoing-request.js';
@@ -109,4 +109,3 @@ export interface SmsClientOptions extends CommonClientOptions {
    */
   readonly destinations?: SmsDestinations | undefined;
 }
-

@@ -1,17 +1,21 @@
 import { DestinationRules } from '../destinations/destination-rules.js';
 import { SendLimits } from '../fleet/limits/send-limits.js';
 import { SmsFleet } from '../fleet/sms-fleet.js';
-import type { PhoneRegion } from '../phone/canonical-phone.js';
 import type { SendOperation } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
 import { observeOperation } from '../observe/operation.js';
+import type { PhoneRegion } from '../phone/canonical-phone.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import { SecretSet } from '../secrets/secret-set.js';
 import { clientObservers } from '../telemetry/publishers.js';
 import { startDeadline } from '../transport/call/deadline.js';
 import { Transport } from '../transport/call/transport.js';
-import { type ClientDefaults, resolveTimeoutMs, resolveTransportSettings } from '../transport/settings/client-options.js';
+import {
+  type ClientDefaults,
+  resolveTimeoutMs,
+  resolveTransportSettings,
+} from '../transport/settings/client-options.js';
 import { summarizeTransport, type TransportSummary } from '../transport/settings/settings-summary.js';
 import { INSPECT, inspectWith } from '../util/inspect.js';
 import { ClockOffset } from './clock-offset.js';

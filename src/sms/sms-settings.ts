@@ -56,7 +56,10 @@ export function resolveSmsSettings(options: SmsSettingOptions): SmsSettings {
   }
   const defaultRegion: unknown = options.defaultRegion ?? DEFAULT_PHONE_REGION;
   if (!isPhoneRegion(defaultRegion)) {
-    throw new ConfigurationError('defaultRegion', "must be an ISO 3166-1 alpha-2 code the phone metadata knows, such as 'CN'");
+    throw new ConfigurationError(
+      'defaultRegion',
+      "must be an ISO 3166-1 alpha-2 code the phone metadata knows, such as 'CN'",
+    );
   }
   return { method, regionId, version, retryUnknownOutcome: options.retryUnknownOutcome ?? false, defaultRegion };
 }

@@ -97,7 +97,7 @@ describe('phoneNumbers: a string is exactly one number', () => {
     ]);
   });
 
-  it('reads a national number in the client\'s defaultRegion', async () => {
+  it("reads a national number in the client's defaultRegion", async () => {
     const received = serveSms(server);
     await makeClient({ defaultRegion: 'US' }).send({ ...REQUEST, phoneNumbers: '(202) 555-0123' });
     await makeClient({ defaultRegion: 'US' }).send({ ...REQUEST, phoneNumbers: '+8613800138000' });
@@ -148,7 +148,13 @@ describe('phoneNumbers as an array', () => {
       ...REQUEST,
       phoneNumbers: ['13900139000', '+8613900139000', '8613900139000', '008613900139000'],
     });
-    for (const other of ['+8613900139000', '8613900139000', '008613900139000', '139 0013 9000', '１３９００１３９０００']) {
+    for (const other of [
+      '+8613900139000',
+      '8613900139000',
+      '008613900139000',
+      '139 0013 9000',
+      '１３９００１３９０００',
+    ]) {
       await refused('phoneNumbers[1]', { ...REQUEST, phoneNumbers: ['13900139000', other] });
     }
   });

@@ -149,7 +149,9 @@ export function resolveLimits(
   }
   if (perRecipient.length === 0 && perCaller.length === 0 && budgetMax === undefined) return undefined;
   const budget: LimitRule | undefined =
-    budgetMax === undefined ? undefined : { scope: 'budget', limit: 'dailyBudget', max: budgetMax, windowMs: BUDGET_KEY_MS };
+    budgetMax === undefined
+      ? undefined
+      : { scope: 'budget', limit: 'dailyBudget', max: budgetMax, windowMs: BUDGET_KEY_MS };
   return { perRecipient, perCaller, budget, onStoreFailure, option };
 }
 
@@ -160,7 +162,8 @@ function windowRules(
   option: string,
 ): LimitRule[] {
   const given = value ?? {};
-  if (typeof given !== 'object' || given === null) throw new ConfigurationError(`${option}.${scope}`, 'must be an object');
+  if (typeof given !== 'object' || given === null)
+    throw new ConfigurationError(`${option}.${scope}`, 'must be an object');
   const rules: LimitRule[] = [];
   for (const [limit, windowMs] of WINDOWS) {
     const max = countLimit(given[limit], `${option}.${scope}.${limit}`);

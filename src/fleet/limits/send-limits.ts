@@ -147,7 +147,10 @@ export class SendLimits {
     if ('limit' in admission) {
       this.#stats.refused += 1;
       // The names of earlier versions for the per-number limits and the budget; `perCaller.…` for the caller's.
-      this.#emitLimited(admission.scope === 'perCaller' ? limitName(admission) : admission.limit, admission.retryAfterMs);
+      this.#emitLimited(
+        admission.scope === 'perCaller' ? limitName(admission) : admission.limit,
+        admission.retryAfterMs,
+      );
       throw limitedError(this.#rules.option, admission);
     }
     this.#stats.allowed += 1;

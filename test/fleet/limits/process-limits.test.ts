@@ -111,8 +111,7 @@ describe('SmsClient limits: canonical numbers, counted for the whole process', (
     const { accessKeyId, accessKeySecret } = sandbox;
     const provider = () => ({ accessKeyId, accessKeySecret });
     const limits = { perRecipient: { perDay: 1 } };
-    const byProvider = () =>
-      new SmsClient({ credentials: provider, baseUrl: sandbox.smsUrl, limits });
+    const byProvider = () => new SmsClient({ credentials: provider, baseUrl: sandbox.smsUrl, limits });
     expect(await outcome(send(byProvider(), '13300133000'))).toBe('OK');
     expect(await outcome(send(byProvider(), '+8613300133000'))).toBe('SEND_LIMITED');
   });
