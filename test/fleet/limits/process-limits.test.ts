@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNTS } from '../../../src/doubles/defaults.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/start-sandbox.js';
@@ -135,6 +136,10 @@ describe('SmsClient limits: canonical numbers, counted for the whole process', (
       'SEND_LIMITED',
     );
     expect(sms.toJSON()).toMatchObject({ limits: { perCaller: { perMinute: 3 }, countedIn: 'process' } });
+    // The caller is user data: in no stats, settings or inspection of the client.
+    for (const dump of [JSON.stringify(sms.stats()), JSON.stringify(sms), inspect(sms, { depth: 10 })]) {
+      expect(dump).not.toContain(caller);
+    }
   });
 
   it('caller: a non-empty string of at most 256 characters, refused otherwise without quoting it', async () => {
