@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/start-sandbox.js';
 import { describeWithRedis } from '../../helpers/redis.js';
+import { spellingsOf } from '../../phone/spellings.js';
 import { type LimitsReplicaReport, startLimitsReplica } from './limits-helpers.js';
 import type { LimitsReplicaConfig } from './limits-replica.js';
 
@@ -50,16 +51,7 @@ describeWithRedis('SMS limits across replicas: canonical numbers and callers', (
 
   it('two replicas cycling through eight spellings of one phone: perDay 1 delivers one message', async () => {
     const before = sandbox.messages.length;
-    const spellings = [
-      '13700137000',
-      '+8613700137000',
-      '8613700137000',
-      '008613700137000',
-      '137 0013 7000',
-      '137-0013-7000',
-      '１３７００１３７０００',
-      '+86 (137) 0013-7000',
-    ];
+    const spellings = spellingsOf('13700137000');
     const reports = await run([{ phoneNumbers: spellings }, { phoneNumbers: [...spellings].reverse() }], {
       perRecipient: { perDay: 1 },
     });

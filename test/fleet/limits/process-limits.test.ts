@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNTS } from '../../../src/doubles/defaults.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/start-sandbox.js';
 import { SmsClient, type SmsClientOptions } from '../../../src/sms/sms-client.js';
+import { spellingsOf } from '../../phone/spellings.js';
 
 /*
  * The limits without `fleet`, as an attacker and a new user met them: one phone in many spellings, and
@@ -41,15 +42,7 @@ describe('SmsClient limits: canonical numbers, counted for the whole process', (
 
   it('every spelling of one phone is one number: perDay 1 lets one message through', async () => {
     const sms = client({ limits: { perRecipient: { perDay: 1 } } });
-    const spellings = [
-      '13800138000',
-      '8613800138000',
-      '+8613800138000',
-      '008613800138000',
-      '138 0013 8000',
-      '138-0013-8000',
-      '１３８００１３８０００',
-    ];
+    const spellings = spellingsOf('13800138000');
     const outcomes = [];
     for (const spelling of spellings) outcomes.push(await outcome(send(sms, spelling)));
     expect(outcomes).toEqual(['OK', ...spellings.slice(1).map(() => 'SEND_LIMITED')]);
