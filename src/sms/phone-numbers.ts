@@ -18,6 +18,8 @@ export interface Recipients {
   readonly param: string;
   /** Each number, canonical, in the order given. */
   readonly phones: readonly CanonicalPhone[];
+  /** Whether one number was given as a string (errors then name `phoneNumbers`, not `phoneNumbers[0]`). */
+  readonly single: boolean;
 }
 
 /**
@@ -66,7 +68,7 @@ function checkNumber(value: unknown, parameter: string, region: PhoneRegion): Ca
 export function checkRecipients(value: unknown, region: PhoneRegion): Recipients {
   if (!guarded('phoneNumbers', () => Array.isArray(value))) {
     const phone = checkNumber(value, 'phoneNumbers', region);
-    return { param: wireNumber(phone), phones: [phone] };
+    return { param: wireNumber(phone), phones: [phone], single: true };
   }
   const list = value as readonly unknown[];
   const length = guarded('phoneNumbers', () => list.length);
@@ -87,5 +89,5 @@ export function checkRecipients(value: unknown, region: PhoneRegion): Recipients
     seen.set(phone.e164, index);
     phones.push(phone);
   }
-  return { param: phones.map(wireNumber).join(','), phones };
+  return { param: phones.map(wireNumber).join(','), phones, single: false };
 }

@@ -72,6 +72,8 @@ export interface CheckedSend {
   readonly params: SendSmsParams;
   /** Each recipient, canonical, in the order given. */
   readonly phones: readonly CanonicalPhone[];
+  /** Whether `phoneNumbers` was one number given as a string. */
+  readonly single: boolean;
 }
 
 /** The only fields a request may have: nothing else can reach the wire (see the routing rules, spec part 4). */
@@ -105,7 +107,7 @@ export function toSendParams(request: SendSmsRequest, region: PhoneRegion): Chec
     ...(signName !== undefined && { SignName: signName }),
     ...(outId !== undefined && { OutId: outId }),
   };
-  return { params, phones: recipients.phones };
+  return { params, phones: recipients.phones, single: recipients.single };
 }
 
 function required(value: unknown, parameter: string): string {

@@ -143,8 +143,8 @@ export class SmsClient {
    */
   async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
     const { method, signal, totalTimeoutMs, caller } = checkSendOptions(options, this.method);
-    const { params, phones } = toSendParams(request, this.defaultRegion);
-    this.#destinations?.check(phones, !Array.isArray(request.phoneNumbers));
+    const { params, phones, single } = toSendParams(request, this.defaultRegion);
+    this.#destinations?.check(phones, single);
     // The budget starts here: the limits check and the attempts share it.
     const deadline = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
     const send = () => this.#send(params, { method, signal, deadline });
