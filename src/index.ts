@@ -74,6 +74,7 @@ export type {
   ThreatData,
 } from './hashscan/scan-result.js';
 export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './observe/logger.js';
+export type { PhoneRegion } from './phone/canonical-phone.js';
 export { redactUrlParams, SECRET_QUERY_PARAMS } from './secrets/redact-url-params.js';
 export * from './sms/index.js';
 export type {
