@@ -50,7 +50,8 @@ describeWithRedis('SmsClient limits: the sends a replica owes Redis are the whol
     const first = await client(prefix);
     const second = await client(prefix);
     const before = sandbox.messages.length;
-    proxy.setDelay(1_000);
+    // Far longer than the test: a late reply that recorded the first send would rightly let a second one go.
+    proxy.setDelay(8_000);
     try {
       expect(await send(first, '13100131000')).toBe('OK');
       expect(await send(second, '+86 131 0013 1000')).toBe('LIMITS_UNAVAILABLE');
