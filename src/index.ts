@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 
+export type { SmsDestinations } from './destinations/destination-rules.js';
 export {
   SCAN_CHANNEL,
   type ScanTraceContext,
@@ -20,6 +21,7 @@ export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-s
 export { SigningError } from './errors/signing-error.js';
 export type { FleetStats } from './fleet/fleet.js';
 export type {
+  CallerLimits,
   FleetOptions,
   HashScanFleetOptions,
   LimitStoreFailure,
@@ -72,6 +74,7 @@ export type {
   ThreatData,
 } from './hashscan/scan-result.js';
 export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './observe/logger.js';
+export type { PhoneRegion } from './phone/canonical-phone.js';
 export { redactUrlParams, SECRET_QUERY_PARAMS } from './secrets/redact-url-params.js';
 export * from './sms/index.js';
 export type {

@@ -37,6 +37,8 @@ const RECIPIENT = [
   'isv.BLACK_KEY_CONTROL_LIMIT',
   'isv.DOMESTIC_NUMBER_NOT_SUPPORTED',
   'MissingPhoneNumbers',
+  // This package's own destination rules (`destinations`).
+  'DESTINATION_BLOCKED',
 ] as const;
 
 const CONTENT = [

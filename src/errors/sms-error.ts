@@ -42,6 +42,10 @@ export type { SmsErrorCategory } from './sms-error-categories.js';
  *   value out of range); with `'local'`, this replica already let one message
  *   to the number through that Redis has not recorded yet. Nothing was sent
  *   (`outcome: 'not_sent'`); `retryAfterMs` says when to try again.
+ * - `DESTINATION_BLOCKED`: a recipient is outside the client's `destinations`
+ *   rules (a country not in `allowCountries`, or one the metadata cannot
+ *   place); `parameter` names it (`phoneNumbers[i]`). Nothing was sent
+ *   (`outcome: 'not_sent'`).
  *
  * `category` groups the service codes by what to do about them.
  */
@@ -59,6 +63,7 @@ export type SmsErrorCode =
   | 'CREDENTIALS'
   | 'SEND_LIMITED'
   | 'LIMITS_UNAVAILABLE'
+  | 'DESTINATION_BLOCKED'
   // Any other code the service sends back; `& {}` keeps the names above in autocompletion.
   | (string & {});
 

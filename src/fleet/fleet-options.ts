@@ -3,7 +3,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { SmsLimitsOptions } from './limits/limits-options.js';
 import type { FleetRedisClient } from './redis-link.js';
 
-export type { LimitStoreFailure, RecipientLimits, SmsLimitsOptions } from './limits/limits-options.js';
+export type { CallerLimits, LimitStoreFailure, RecipientLimits, SmsLimitsOptions } from './limits/limits-options.js';
 
 /*
  * The `fleet` option of both clients, and its check. Imports nothing but the

@@ -110,7 +110,7 @@ export type ObserverEvent =
     }
   /** The fleet's Redis client would queue commands while disconnected (said once, when the client is built). */
   | { readonly type: 'fleet:offline-queue'; readonly client: ClientName; readonly setting: string }
-  /** A send refused by the fleet's sending limits before any request (`SEND_LIMITED`); names the limit, never the number. */
+  /** A send refused by the sending limits before any request (`SEND_LIMITED`): `perMinute`, `perHour`, `perDay` (per number), `dailyBudget`, `perCaller.perMinute` …, or `unavailable`; names the limit, never the number or the caller. */
   | {
       readonly type: 'fleet:limited';
       readonly client: ClientName;

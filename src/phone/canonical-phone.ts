@@ -25,7 +25,7 @@ export interface CanonicalPhone {
 }
 
 /** Why a string is not a phone number. */
-export type PhoneProblem = 'not_a_number' | 'unknown_country' | 'too_short' | 'too_long' | 'not_possible';
+type PhoneProblem = 'not_a_number' | 'unknown_country' | 'too_short' | 'too_long' | 'not_possible';
 
 /** What {@link canonicalPhone} found: the canonical number, or why there is none. */
 export type PhoneParse =
@@ -36,6 +36,14 @@ export type PhoneParse =
 export function isPhoneRegion(value: unknown): value is PhoneRegion {
   return typeof value === 'string' && isSupportedCountry(value);
 }
+
+/**
+ * What a phone number may be written with: a leading `+` (or full-width `＋`), digits (ASCII or
+ * full-width), spaces, dashes, dots and brackets. The parser alone would also read `tel:` URIs,
+ * extensions (`x12`, `;ext=1`) and trailing letters, dropping them in silence: one phone would then
+ * have spellings no one can see, and text that is not a number would be accepted.
+ */
+const WRITTEN_NUMBER = /^\s*[+\uFF0B]?[\s0-9\uFF10-\uFF19().\uFF08\uFF09\-\u2010-\u2015\u2212]+$/u;
 
 // libphonenumber-js's error messages, mapped to this package's words.
 const PROBLEMS: Readonly<Record<string, PhoneProblem>> = {
@@ -50,7 +58,8 @@ const PROBLEMS: Readonly<Record<string, PhoneProblem>> = {
  * Parses a phone number to E.164. A number without `+` or an international prefix is read in
  * `defaultRegion`; a number that starts with that region's calling code (`8613800138000`) or its
  * international prefix (`008613800138000`) is the same number. Spaces, dashes, brackets and
- * full-width digits are accepted; a number whose length is not possible for its country is not.
+ * full-width digits are accepted; anything else (letters, an extension, a `tel:` prefix) is
+ * `not_a_number`, and a number whose length is not possible for its country is `not_possible`.
  *
  * @example
  * ```ts
@@ -58,6 +67,7 @@ const PROBLEMS: Readonly<Record<string, PhoneProblem>> = {
  * ```
  */
 export function canonicalPhone(input: string, defaultRegion: PhoneRegion = DEFAULT_PHONE_REGION): PhoneParse {
+  if (!WRITTEN_NUMBER.test(input)) return { ok: false, problem: 'not_a_number' };
   let parsed: ReturnType<typeof parsePhoneNumberWithError>;
   try {
     parsed = parsePhoneNumberWithError(input, { defaultCountry: defaultRegion });

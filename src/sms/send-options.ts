@@ -1,10 +1,12 @@
 import { isBudgetMs } from '../transport/call/deadline.js';
 import type { AbortLike } from '../util/abort-like.js';
-import { invalidParameter } from './invalid-parameter.js';
+import { invalidParameter, signableString } from './invalid-parameter.js';
 import type { SmsMethod } from './outgoing-request.js';
 import { guarded, readField } from './read-field.js';
 
 const METHODS: ReadonlySet<unknown> = new Set<SmsMethod>(['GET', 'POST']);
+/** Longest `caller`: room for an IPv6 address, a user id or a session id, not for a document. */
+const MAX_CALLER_LENGTH = 256;
 
 /** Per-call options of {@link SmsClient.send}. */
 export interface SendSmsOptions {
@@ -23,6 +25,15 @@ export interface SendSmsOptions {
    * @defaultValue the client's `totalTimeoutMs`
    */
   readonly totalTimeoutMs?: number | undefined;
+  /**
+   * Who asks for this send (an IP address, a user or a session id: any
+   * non-empty string of at most 256 characters), counted by
+   * `limits.perCaller`. It is hashed before it becomes a key, and never
+   * logged, sent, or put in an error, event or metric.
+   * @defaultValue none: the send is not counted per caller
+   * @example `sms.send(request, { caller: request.ip })`
+   */
+  readonly caller?: string | undefined;
 }
 
 /** The checked per-call options of a send. */
@@ -32,6 +43,7 @@ export interface CheckedSendOptions {
   readonly signal: AbortSignal | undefined;
   /** This send's budget, overriding the client's `totalTimeoutMs`. */
   readonly totalTimeoutMs: number | undefined;
+  readonly caller: string | undefined;
 }
 
 /** An `AbortSignal`, or anything shaped like one (a polyfill's), as the transport uses it. */
@@ -47,13 +59,16 @@ function isAbortLike(value: unknown): value is AbortLike {
 
 /**
  * Checks the second argument of `send()`: `undefined` or an object with an
- * optional `method` (`GET`/`POST`), an optional `signal` and an optional
- * `totalTimeoutMs`.
+ * optional `method` (`GET`/`POST`), an optional `signal`, an optional
+ * `totalTimeoutMs` and an optional `caller`.
  *
- * @throws {SmsError} `InvalidParameter` naming `options`, `method`, `signal` or `totalTimeoutMs`; nothing is sent.
+ * @throws {SmsError} `InvalidParameter` naming `options`, `method`, `signal`, `totalTimeoutMs` or `caller`
+ *   (never its value); nothing is sent.
  */
 export function checkSendOptions(options: unknown, defaultMethod: SmsMethod): CheckedSendOptions {
-  if (options === undefined) return { method: defaultMethod, signal: undefined, totalTimeoutMs: undefined };
+  if (options === undefined) {
+    return { method: defaultMethod, signal: undefined, totalTimeoutMs: undefined, caller: undefined };
+  }
   if (typeof options !== 'object' || options === null) throw invalidParameter('options', 'must be an object');
   const method = readField(options, 'method', 'method') ?? defaultMethod;
   if (!METHODS.has(method)) throw invalidParameter('method', 'must be "GET" or "POST"');
@@ -65,5 +80,16 @@ export function checkSendOptions(options: unknown, defaultMethod: SmsMethod): Ch
   if (totalTimeoutMs !== undefined && !isBudgetMs(totalTimeoutMs)) {
     throw invalidParameter('totalTimeoutMs', 'must be a whole number of milliseconds between 1 and 2147483647');
   }
-  return { method: method as SmsMethod, signal: signal as AbortSignal | undefined, totalTimeoutMs };
+  const caller = checkCaller(readField(options, 'caller', 'caller'));
+  return { method: method as SmsMethod, signal: signal as AbortSignal | undefined, totalTimeoutMs, caller };
+}
+
+function checkCaller(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const caller = signableString(value, 'caller');
+  if (caller.trim() === '') throw invalidParameter('caller', 'must not be empty');
+  if (caller.length > MAX_CALLER_LENGTH) {
+    throw invalidParameter('caller', `must be at most ${MAX_CALLER_LENGTH} characters`);
+  }
+  return caller;
 }

@@ -1,5 +1,6 @@
+import type { CanonicalPhone, PhoneRegion } from '../phone/canonical-phone.js';
 import { invalidParameter, signableString } from './invalid-parameter.js';
-import { phoneNumbersParam } from './phone-numbers.js';
+import { checkRecipients } from './phone-numbers.js';
 import { guarded, readField } from './read-field.js';
 import { normalizeTemplateParam, type TemplateParams } from './template-param.js';
 
@@ -21,9 +22,14 @@ export interface SendSmsRequest {
    * Exactly one phone number as a string, or several as an array (1 to 1000
    * distinct numbers). A string is never split: `'138…,139…'` is refused, so
    * text typed by an end user cannot fan a message out to several phones.
-   * Each number is an optional leading `+` and 5 to 20 ASCII digits, nothing
-   * else (no spaces or dashes); anything else is refused client-side with
-   * `InvalidParameter` naming `phoneNumbers` or `phoneNumbers[i]`.
+   * Each number is read as a national number of the client's `defaultRegion`
+   * unless it carries a country calling code (`+86…`, `0086…`, `86…`);
+   * spaces, dashes, brackets and full-width digits are accepted. Two
+   * spellings of one phone are one number (a repeat is refused), and each
+   * number is sent in one form (a mainland number as its 11 digits, any other
+   * as country code and number, digits only). A number that cannot be read,
+   * or whose length is not possible for its country, is refused client-side
+   * with `InvalidParameter` naming `phoneNumbers` or `phoneNumbers[i]`.
    */
   readonly phoneNumbers: string | readonly string[];
   /** Template code, e.g. `SMS_123456789` (`SMS_500650100` checks only the signature, not the template). */
@@ -61,6 +67,15 @@ export interface SendSmsParams {
   readonly OutId?: string;
 }
 
+/** A checked send: its parameters, and its recipients as the limits and destination rules see them. */
+export interface CheckedSend {
+  readonly params: SendSmsParams;
+  /** Each recipient, canonical, in the order given. */
+  readonly phones: readonly CanonicalPhone[];
+  /** Whether `phoneNumbers` was one number given as a string. */
+  readonly single: boolean;
+}
+
 /** The only fields a request may have: nothing else can reach the wire (see the routing rules, spec part 4). */
 const FIELDS: ReadonlySet<string> = new Set(['phoneNumbers', 'templateCode', 'templateParam', 'signName', 'outId']);
 
@@ -70,7 +85,7 @@ const FIELDS: ReadonlySet<string> = new Set(['phoneNumbers', 'templateCode', 'te
  * @throws {SmsError} `InvalidParameter` with `parameter` naming the field,
  *   `outcome: 'not_sent'`: no request is made.
  */
-export function toSendParams(request: SendSmsRequest): SendSmsParams {
+export function toSendParams(request: SendSmsRequest, region: PhoneRegion): CheckedSend {
   if (typeof request !== 'object' || request === null) {
     throw invalidParameter('request', 'must be an object');
   }
@@ -84,13 +99,15 @@ export function toSendParams(request: SendSmsRequest): SendSmsParams {
   const field = (name: keyof SendSmsRequest): unknown => readField(request, name, name);
   const signName = optional(field('signName'), 'signName');
   const outId = optional(field('outId'), 'outId');
-  return {
-    PhoneNumbers: phoneNumbersParam(field('phoneNumbers')),
+  const recipients = checkRecipients(field('phoneNumbers'), region);
+  const params: SendSmsParams = {
+    PhoneNumbers: recipients.param,
     TemplateCode: required(field('templateCode'), 'templateCode'),
     TemplateParam: normalizeTemplateParam(field('templateParam')).json,
     ...(signName !== undefined && { SignName: signName }),
     ...(outId !== undefined && { OutId: outId }),
   };
+  return { params, phones: recipients.phones, single: recipients.single };
 }
 
 function required(value: unknown, parameter: string): string {

@@ -1,9 +1,10 @@
-import type { SmsLimitsOptions } from '../fleet/fleet-options.js';
+import { DestinationRules } from '../destinations/destination-rules.js';
 import { SendLimits } from '../fleet/limits/send-limits.js';
-import { SmsFleet, type SmsFleetOptions } from '../fleet/sms-fleet.js';
+import { SmsFleet } from '../fleet/sms-fleet.js';
 import type { SendOperation } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
 import { observeOperation } from '../observe/operation.js';
+import type { PhoneRegion } from '../phone/canonical-phone.js';
 import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import { SecretSet } from '../secrets/secret-set.js';
@@ -12,7 +13,6 @@ import { startDeadline } from '../transport/call/deadline.js';
 import { Transport } from '../transport/call/transport.js';
 import {
   type ClientDefaults,
-  type CommonClientOptions,
   resolveTimeoutMs,
   resolveTransportSettings,
 } from '../transport/settings/client-options.js';
@@ -26,107 +26,17 @@ import { newSendState, type SendCall, type SendDeps, sendExchange } from './send
 import { checkSendOptions, type SendSmsOptions } from './send-options.js';
 import { type SendSmsParams, type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
-import {
-  type SigningKeys,
-  type SmsCredentials,
-  type SmsCredentialsProvider,
-  smsCredentialSource,
-} from './sms-credentials.js';
+import type { SmsClientOptions } from './sms-client-options.js';
+import { type SigningKeys, smsCredentialSource } from './sms-credentials.js';
 import { createSmsRedactor, maskAccessKeyId, type SmsSecrets } from './sms-redactor.js';
 import { resolveSmsSettings } from './sms-settings.js';
 import type { SmsStats } from './sms-stats.js';
 
 export type { SendSmsOptions } from './send-options.js';
+export type { SmsClientOptions } from './sms-client-options.js';
 
 /** What this client sets for itself in the shared transport settings. */
 const SMS_DEFAULTS: ClientDefaults = { baseUrlEnv: 'SMS_BASE_URL', name: 'sms' };
-
-/**
- * Options of {@link SmsClient}.
- *
- * @example
- * ```ts
- * const sms = new SmsClient({
- *   accessKeyId: process.env.SMS_ACCESS_KEY_ID,
- *   accessKeySecret: process.env.SMS_ACCESS_KEY_SECRET,
- *   baseUrl: 'https://sms.example.com',
- *   retry: { retries: 3, minDelayMs: 200 },
- * })
- * ```
- */
-export interface SmsClientOptions extends CommonClientOptions {
-  /**
-   * Access key id, sent as `AccessKeyId`. Shown masked (`LTAI***`) in logs and errors.
-   * @defaultValue `process.env.SMS_ACCESS_KEY_ID`
-   */
-  readonly accessKeyId?: string | undefined;
-  /**
-   * Access key secret. It signs requests and is never sent, logged or shown.
-   * @defaultValue `process.env.SMS_ACCESS_KEY_SECRET`
-   */
-  readonly accessKeySecret?: string | undefined;
-  /**
-   * Credentials as one object, or a provider asked before a request whenever
-   * the last answer has expired (its `expiresAt`, else after 5 minutes), so a
-   * secrets manager or STS can rotate keys without a restart. Concurrent
-   * sends share one provider call. A provider that throws, returns nothing
-   * usable or takes longer than `timeoutMs` fails that send with
-   * `CREDENTIALS` (`outcome: 'not_sent'`). Keys the service refuses
-   * (`category: 'auth'`) are asked for again on the next send. Cannot be
-   * combined with `accessKeyId`/`accessKeySecret`.
-   * @defaultValue none: `accessKeyId` and `accessKeySecret` are used
-   * @example
-   * ```ts
-   * credentials: async () => {
-   *   const secret = JSON.parse(await secrets.get('sms-keys'))
-   *   return { accessKeyId: secret.id, accessKeySecret: secret.secret, expiresAt: Date.now() + 600_000 }
-   * }
-   * ```
-   */
-  readonly credentials?: SmsCredentials | SmsCredentialsProvider | undefined;
-  /** @defaultValue `process.env.SMS_BASE_URL` */
-  readonly baseUrl?: string | undefined;
-  /**
-   * How requests are sent: `POST` (a form body) or `GET` (a query string).
-   * The signature covers the method, so the two are not interchangeable.
-   * POST is the default because it keeps phone numbers and template
-   * variables out of URLs, which proxies and servers tend to log.
-   * @defaultValue `'POST'`
-   */
-  readonly method?: SmsMethod | undefined;
-  /** The `RegionId` common parameter. @defaultValue `'cn-hangzhou'` */
-  readonly regionId?: string | undefined;
-  /**
-   * The `Version` common parameter. `2021-01-11` is refused: the service
-   * routes it to another vendor's protocol, not to this one.
-   * @defaultValue `'2017-05-25'`
-   */
-  readonly version?: string | undefined;
-  /**
-   * Re-send after a time-out, a connection broken after the request was
-   * written, or an HTTP 408/429/5xx without a service answer.
-   *
-   * Off by default because a send is not idempotent: the first request may
-   * have been delivered, so a re-send can deliver and bill the message twice.
-   * Failures that surely sent nothing (DNS failure, refused connection) are
-   * re-sent either way, following `retry`.
-   * @defaultValue `false`
-   */
-  readonly retryUnknownOutcome?: boolean | undefined;
-  /**
-   * One `429` pause, one `rateLimit` quota and optional sending limits for every replica, through Redis
-   * (README: "Running a fleet"). Fails open. @defaultValue none: each replica on its own
-   */
-  readonly fleet?: SmsFleetOptions | undefined;
-  /**
-   * Sending limits per phone number and a daily budget, checked before any request (over a limit:
-   * `SEND_LIMITED`, `outcome: 'not_sent'`). Counted in this process; with `fleet`, shared through Redis,
-   * `onStoreFailure` saying what a send does while the shared count cannot be read (docs/sms-limits.md).
-   * @defaultValue none
-   * @example `limits: { perRecipient: { perMinute: 1, perHour: 5 }, dailyBudget: 50_000 }`
-   */
-  readonly limits?: SmsLimitsOptions | undefined;
-}
 
 /**
  * Sends template SMS through the AK/SK-signed (HMAC-SHA1, signature version
@@ -158,6 +68,7 @@ export class SmsClient {
   readonly #summary: TransportSummary;
   readonly #fleet: SmsFleet | undefined;
   readonly #limits: SendLimits | undefined;
+  readonly #destinations: DestinationRules | undefined;
   /** The checked base URL. */
   readonly baseUrl: string;
   /** Default method of {@link SmsClient.send}. */
@@ -166,6 +77,8 @@ export class SmsClient {
   readonly regionId: string;
   /** The `Version` every request carries. */
   readonly version: string;
+  /** The region a number without a country calling code is read in. */
+  readonly defaultRegion: PhoneRegion;
 
   constructor(options: SmsClientOptions = {}) {
     this.#redact = createSmsRedactor(this.#keys);
@@ -175,7 +88,10 @@ export class SmsClient {
     const settings = resolveTransportSettings(options, SMS_DEFAULTS, basics, observers);
     this.#fleet = SmsFleet.of(options.fleet, { ...settings, service: settings.baseUrl });
     const limits = { limits: options.limits, fleetLimits: options.fleet?.limits };
-    this.#limits = SendLimits.of(limits, this.#fleet?.store, settings.observers);
+    // The process's counts of this account: by key id, or by provider while its keys are not known yet.
+    const scope = typeof options.credentials === 'function' ? options.credentials : this.#keys.keyIds.values.at(-1);
+    this.#limits = SendLimits.of(limits, this.#fleet?.store, settings.observers, scope ?? '');
+    this.#destinations = DestinationRules.of(options.destinations);
     const counted = this.#limits;
     if (counted !== undefined) this.#fleet?.countLimited(() => counted.stats().refused);
     // A send must never be repeated on a guess: on the dispatcher path, know whether it reached a socket.
@@ -190,6 +106,7 @@ export class SmsClient {
     this.method = own.method;
     this.regionId = own.regionId;
     this.version = own.version;
+    this.defaultRegion = own.defaultRegion;
     this.#retryUnknownOutcome = own.retryUnknownOutcome;
     const signing: SigningContext = { regionId: this.regionId, version: this.version };
     this.#deps = {
@@ -225,13 +142,15 @@ export class SmsClient {
    * @throws {SmsError} for every other outcome; read `code` and `outcome`.
    */
   async send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult> {
-    const { method, signal, totalTimeoutMs } = checkSendOptions(options, this.method);
-    const params = toSendParams(request);
+    const { method, signal, totalTimeoutMs, caller } = checkSendOptions(options, this.method);
+    const { params, phones, single } = toSendParams(request, this.defaultRegion);
+    this.#destinations?.check(phones, single);
     // The budget starts here: the limits check and the attempts share it.
     const deadline = startDeadline(totalTimeoutMs ?? this.#totalTimeoutMs);
     const send = () => this.#send(params, { method, signal, deadline });
     if (this.#limits === undefined) return send();
-    return this.#limits.guard(params.PhoneNumbers, send, limitCall(deadline, signal, this.#redact));
+    const parties = { recipients: phones.map((phone) => phone.e164), caller };
+    return this.#limits.guard(parties, send, limitCall(deadline, signal, this.#redact));
   }
 
   async #send(params: SendSmsParams, call: Pick<SendCall, 'method' | 'signal' | 'deadline'>): Promise<SendSmsResult> {
@@ -277,12 +196,14 @@ export class SmsClient {
       method: this.method,
       regionId: this.regionId,
       version: this.version,
+      defaultRegion: this.defaultRegion,
       accessKeyId: this.#shownKeyId(),
       retryUnknownOutcome: this.#retryUnknownOutcome,
       clockOffsetMs: this.#clock.offsetMs,
       ...transport,
       ...this.#fleet?.described,
       ...(this.#limits !== undefined && { limits: this.#limits.settings }),
+      ...(this.#destinations !== undefined && { destinations: this.#destinations.settings }),
     };
   }
 

@@ -1,9 +1,10 @@
 /**
- * The SMS client's own settings (method, region, version, re-send policy),
+ * The SMS client's own settings (method, region, version, re-send policy, the phone numbers' default region),
  * checked once at construction; the transport's settings are checked in `config/`.
  * @module
  */
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { DEFAULT_PHONE_REGION, isPhoneRegion, type PhoneRegion } from '../phone/canonical-phone.js';
 import type { SmsMethod } from './outgoing-request.js';
 
 /** `Version` of the AK/SK mode this client speaks. */
@@ -19,6 +20,7 @@ export interface SmsSettingOptions {
   readonly regionId?: string | undefined;
   readonly version?: string | undefined;
   readonly retryUnknownOutcome?: boolean | undefined;
+  readonly defaultRegion?: PhoneRegion | undefined;
 }
 
 /** The checked values, defaults applied. */
@@ -27,6 +29,7 @@ export interface SmsSettings {
   readonly regionId: string;
   readonly version: string;
   readonly retryUnknownOutcome: boolean;
+  readonly defaultRegion: PhoneRegion;
 }
 
 function configString(value: string, option: string): string {
@@ -50,5 +53,12 @@ export function resolveSmsSettings(options: SmsSettingOptions): SmsSettings {
   if (options.retryUnknownOutcome !== undefined && typeof options.retryUnknownOutcome !== 'boolean') {
     throw new ConfigurationError('retryUnknownOutcome', 'must be a boolean');
   }
-  return { method, regionId, version, retryUnknownOutcome: options.retryUnknownOutcome ?? false };
+  const defaultRegion: unknown = options.defaultRegion ?? DEFAULT_PHONE_REGION;
+  if (!isPhoneRegion(defaultRegion)) {
+    throw new ConfigurationError(
+      'defaultRegion',
+      "must be an ISO 3166-1 alpha-2 code the phone metadata knows, such as 'CN'",
+    );
+  }
+  return { method, regionId, version, retryUnknownOutcome: options.retryUnknownOutcome ?? false, defaultRegion };
 }

@@ -221,6 +221,8 @@ describe('an explicit undefined means "not set", at run time too', () => {
         retryUnknownOutcome: undefined,
         fleet: undefined,
         limits: undefined,
+        defaultRegion: undefined,
+        destinations: undefined,
       } satisfies Omit<AllUndefined<SmsClientOptions>, keyof typeof required | keyof typeof common>);
       expect(explicit.toJSON()).toEqual(defaults.toJSON());
       const request: SendSmsRequest = {
@@ -234,6 +236,7 @@ describe('an explicit undefined means "not set", at run time too', () => {
         method: undefined,
         signal: undefined,
         totalTimeoutMs: undefined,
+        caller: undefined,
       } satisfies AllUndefined<SendSmsOptions>;
       expect((await explicit.send(request, options)).code).toBe('OK');
       expect(sandbox.messages[0]?.signName).toBeDefined();

@@ -4,20 +4,20 @@ import type { LimitRefusal } from './local-counts.js';
 
 /* The limits' refusals as the client's errors: they name the limit, never the phone number. */
 
-const LIMIT_TEXT = {
-  perMinute: 'messages per phone number per minute',
-  perHour: 'messages per phone number per hour',
-  perDay: 'messages per phone number per day',
-  dailyBudget: 'messages per UTC day',
-} as const;
+const PER = { perMinute: 'per minute', perHour: 'per hour', perDay: 'per day', dailyBudget: 'per UTC day' } as const;
+const WHO = { perRecipient: ' per phone number', perCaller: ' per caller', budget: '' } as const;
+
+/** The limit's name in messages and events: `dailyBudget`, `perRecipient.perHour`, `perCaller.perMinute`. */
+export function limitName(refusal: LimitRefusal): string {
+  return refusal.scope === 'budget' ? 'dailyBudget' : `${refusal.scope}.${refusal.limit}`;
+}
 
 /** A limit refused the send. */
 export function limitedError(option: string, refusal: LimitRefusal): SmsError {
-  const name = refusal.limit === 'dailyBudget' ? 'dailyBudget' : `perRecipient.${refusal.limit}`;
   return new SmsError({
     code: 'SEND_LIMITED',
     outcome: 'not_sent',
-    message: `the send would exceed ${option}.${name} (${refusal.max} ${LIMIT_TEXT[refusal.limit]}); nothing was sent. It may go in ${refusal.retryAfterMs} ms`,
+    message: `the send would exceed ${option}.${limitName(refusal)} (${refusal.max} messages${WHO[refusal.scope]} ${PER[refusal.limit]}); nothing was sent. It may go in ${refusal.retryAfterMs} ms`,
     retryAfterMs: refusal.retryAfterMs,
   });
 }

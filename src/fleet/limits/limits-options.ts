@@ -26,6 +26,26 @@ export interface RecipientLimits {
 }
 
 /**
+ * Sending limits per caller: the one asking for the send (an IP address, a
+ * user or a session id), passed per send as `send(request, { caller })`.
+ * Counted like the per-number limits, in windows that start with the
+ * caller's first message; a send without `caller` is not counted here.
+ *
+ * @example
+ * ```ts
+ * { perMinute: 3, perHour: 10, perDay: 20 }
+ * ```
+ */
+export interface CallerLimits {
+  /** Messages per caller per minute. @defaultValue no limit */
+  readonly perMinute?: number | undefined;
+  /** Messages per caller per hour. @defaultValue no limit */
+  readonly perHour?: number | undefined;
+  /** Messages per caller per day (24 hours). @defaultValue no limit */
+  readonly perDay?: number | undefined;
+}
+
+/**
  * What a send does while the shared count cannot be read (Redis down, slow,
  * or holding a value out of range):
  *
@@ -50,8 +70,16 @@ export type LimitStoreFailure = 'local' | 'refuse';
  * ```
  */
 export interface SmsLimitsOptions {
-  /** Per phone number; the guard against OTP pumping. @defaultValue none */
+  /**
+   * Per phone number, counted on its canonical (E.164) form: every spelling of one phone counts as one.
+   * The guard against OTP pumping. @defaultValue none
+   */
   readonly perRecipient?: RecipientLimits | undefined;
+  /**
+   * Per caller (`send(request, { caller })`): the guard against one client of your endpoint spreading its sends
+   * over many numbers. Each message of a send counts one. @defaultValue none
+   */
+  readonly perCaller?: CallerLimits | undefined;
   /**
    * Messages that may be sent per UTC day (the whole fleet's with `fleet`),
    * counted one per phone number of each send (a text long enough to be
@@ -70,8 +98,12 @@ export interface SmsLimitsOptions {
 /** Which limit refused a send. */
 export type SendLimit = 'perMinute' | 'perHour' | 'perDay' | 'dailyBudget';
 
+/** What a limit counts: one phone number's messages, one caller's, or the day's. */
+export type LimitScope = 'perRecipient' | 'perCaller' | 'budget';
+
 /** One checked limit. */
 export interface LimitRule {
+  readonly scope: LimitScope;
   readonly limit: SendLimit;
   readonly max: number;
   /** The window of a per-recipient limit, or how long a day's budget key lives, in ms. */
@@ -81,13 +113,14 @@ export interface LimitRule {
 /** Checked limits. */
 export interface ResolvedLimits {
   readonly perRecipient: readonly LimitRule[];
+  readonly perCaller: readonly LimitRule[];
   readonly budget: LimitRule | undefined;
   readonly onStoreFailure: LimitStoreFailure;
   /** The option's name in messages: `limits` or `fleet.limits`. */
   readonly option: string;
 }
 
-const WINDOWS: ReadonlyArray<readonly [keyof RecipientLimits & SendLimit, number]> = [
+const WINDOWS: ReadonlyArray<readonly [keyof RecipientLimits & keyof CallerLimits & SendLimit, number]> = [
   ['perMinute', 60_000],
   ['perHour', 3_600_000],
   ['perDay', 86_400_000],
@@ -107,24 +140,36 @@ export function resolveLimits(
   if (options === undefined) return undefined;
   const option = limits !== undefined ? 'limits' : 'fleet.limits';
   if (typeof options !== 'object' || options === null) throw new ConfigurationError(option, 'must be an object');
-  const recipient: RecipientLimits = options.perRecipient ?? {};
-  if (typeof recipient !== 'object' || recipient === null) {
-    throw new ConfigurationError(`${option}.perRecipient`, 'must be an object');
-  }
-  const perRecipient: LimitRule[] = [];
-  for (const [limit, windowMs] of WINDOWS) {
-    const max = countLimit(recipient[limit], `${option}.perRecipient.${limit}`);
-    if (max !== undefined) perRecipient.push({ limit, max, windowMs });
-  }
+  const perRecipient = windowRules(options.perRecipient, 'perRecipient', option);
+  const perCaller = windowRules(options.perCaller, 'perCaller', option);
   const budgetMax = countLimit(options.dailyBudget, `${option}.dailyBudget`);
   const onStoreFailure = options.onStoreFailure ?? 'local';
   if (onStoreFailure !== 'local' && onStoreFailure !== 'refuse') {
     throw new ConfigurationError(`${option}.onStoreFailure`, "must be 'local' or 'refuse'");
   }
-  if (perRecipient.length === 0 && budgetMax === undefined) return undefined;
-  const budget =
-    budgetMax === undefined ? undefined : { limit: 'dailyBudget' as const, max: budgetMax, windowMs: BUDGET_KEY_MS };
-  return { perRecipient, budget, onStoreFailure, option };
+  if (perRecipient.length === 0 && perCaller.length === 0 && budgetMax === undefined) return undefined;
+  const budget: LimitRule | undefined =
+    budgetMax === undefined
+      ? undefined
+      : { scope: 'budget', limit: 'dailyBudget', max: budgetMax, windowMs: BUDGET_KEY_MS };
+  return { perRecipient, perCaller, budget, onStoreFailure, option };
+}
+
+/** `perRecipient` or `perCaller`, checked, as rules. */
+function windowRules(
+  value: RecipientLimits | CallerLimits | undefined,
+  scope: 'perRecipient' | 'perCaller',
+  option: string,
+): LimitRule[] {
+  const given = value ?? {};
+  if (typeof given !== 'object' || given === null)
+    throw new ConfigurationError(`${option}.${scope}`, 'must be an object');
+  const rules: LimitRule[] = [];
+  for (const [limit, windowMs] of WINDOWS) {
+    const max = countLimit(given[limit], `${option}.${scope}.${limit}`);
+    if (max !== undefined) rules.push({ scope, limit, max, windowMs });
+  }
+  return rules;
 }
 
 /** A whole number of at least 1 (or absent). */

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { LimitRule, SendLimit } from './limits-options.js';
+import type { LimitRule, LimitScope, SendLimit } from './limits-options.js';
 
 /*
  * The limits counted in this process: the whole count without `fleet`, and
@@ -16,6 +16,7 @@ export interface Want {
 
 /** A send the limits refused: which limit, and when it may go. */
 export interface LimitRefusal {
+  readonly scope: LimitScope;
   readonly limit: SendLimit;
   readonly max: number;
   readonly retryAfterMs: number;
@@ -47,7 +48,7 @@ export function refusalOf(
     if ((counts[index] ?? 0) + want.points <= want.rule.max) return;
     const wait = retryAfter(want.rule, ttls[index] ?? want.rule.windowMs);
     if (refusal === undefined || wait > refusal.retryAfterMs) {
-      refusal = { limit: want.rule.limit, max: want.rule.max, retryAfterMs: wait };
+      refusal = { scope: want.rule.scope, limit: want.rule.limit, max: want.rule.max, retryAfterMs: wait };
     }
   });
   return refusal;

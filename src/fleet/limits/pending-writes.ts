@@ -40,7 +40,7 @@ export class PendingWrites {
 
   /** Whether a send to one of these counters was let through and Redis has not recorded it yet. */
   unrecorded(wants: readonly Want[]): boolean {
-    return wants.some((want) => want.rule.limit !== 'dailyBudget' && this.#unrecorded.has(want.key));
+    return wants.some((want) => want.rule.scope === 'perRecipient' && this.#unrecorded.has(want.key));
   }
 
   /** Whether one more write fits, once the oldest refund (never a send) made room for it. */
@@ -73,7 +73,7 @@ export class PendingWrites {
 
   #count(wants: readonly Want[], delta: number): void {
     for (const want of wants) {
-      if (want.rule.limit === 'dailyBudget') continue;
+      if (want.rule.scope !== 'perRecipient') continue;
       const next = (this.#unrecorded.get(want.key) ?? 0) + delta;
       if (next <= 0) this.#unrecorded.delete(want.key);
       else this.#unrecorded.set(want.key, next);

@@ -1,13 +1,15 @@
 import { SmsError } from '../../errors/sms-error.js';
 import type { Observers } from '../../observe/observers.js';
-import { createDigest, randomUUID, toBase64Url } from '../../util/crypto.js';
+import { randomUUID } from '../../util/crypto.js';
 import { FLEET_BACKOFF_MS, type RedisLink } from '../redis-link.js';
 import { admitWithin, type LimitCall } from './limit-call.js';
-import { limitedError, unavailableError } from './limit-errors.js';
-import type { ResolvedLimits, SmsLimitsOptions } from './limits-options.js';
+import { limitedError, limitName, unavailableError } from './limit-errors.js';
+import { type SendParties, wantsOf } from './limit-keys.js';
+import type { LimitRule, ResolvedLimits, SmsLimitsOptions } from './limits-options.js';
 import { resolveLimits } from './limits-options.js';
-import { type LimitRefusal, LocalCounts, refusalOf, type Want } from './local-counts.js';
-import { PendingWrites } from './pending-writes.js';
+import { type LimitRefusal, type LocalCounts, refusalOf, type Want } from './local-counts.js';
+import type { PendingWrites } from './pending-writes.js';
+import { type CountScope, type ProcessLimits, processLimits } from './process-counts.js';
 import { type CallBound, SharedCounts, settled, type TakeMode, type TakeReply } from './shared-counts.js';
 
 /*
@@ -17,7 +19,10 @@ import { type CallBound, SharedCounts, settled, type TakeMode, type TakeReply } 
  * still run: its token makes a late run, a replay and a refund count once,
  * and its late reply still raises this replica's count. While Redis cannot
  * confirm a send, `'local'` lets at most one message per phone number
- * through on this replica's own count until Redis has recorded it.
+ * through on this replica's own count until Redis has recorded it. The
+ * in-process count belongs to the process, not to one client: every client
+ * of the same account counts into it (process-counts.ts), each against its
+ * own limits.
  */
 
 /**
@@ -71,11 +76,11 @@ type Admitted = Admission | LimitRefusal | typeof UNAVAILABLE_REFUSAL;
 /** The sending limits of one `SmsClient`: in process, or shared through the fleet's Redis. */
 export class SendLimits {
   readonly #rules: ResolvedLimits;
-  readonly #local = new LocalCounts();
+  readonly #local: LocalCounts;
   readonly #shared: SharedCounts | undefined;
   readonly #keyPrefix: string;
   readonly #observers: Observers;
-  readonly #pending = new PendingWrites();
+  readonly #pending: PendingWrites;
   readonly #stats = { allowed: 0, refused: 0, storeFailures: 0, allowedLocally: 0, refusedUnavailable: 0 };
 
   /** `limits` (or the deprecated `fleet.limits`) as limits, or none. */
@@ -83,25 +88,37 @@ export class SendLimits {
     options: { readonly limits?: SmsLimitsOptions | undefined; readonly fleetLimits?: SmsLimitsOptions | undefined },
     store: LimitsStore | undefined,
     observers: Observers,
+    scope: CountScope,
   ): SendLimits | undefined {
     const rules = resolveLimits(options.limits, options.fleetLimits);
-    return rules === undefined ? undefined : new SendLimits(rules, store, observers);
+    if (rules === undefined) return undefined;
+    const keyPrefix = store === undefined ? 'limits' : `${store.keyPrefix}:limits`;
+    return new SendLimits(rules, store, observers, keyPrefix, processLimits(scope, keyPrefix));
   }
 
-  private constructor(rules: ResolvedLimits, store: LimitsStore | undefined, observers: Observers) {
+  private constructor(
+    rules: ResolvedLimits,
+    store: LimitsStore | undefined,
+    observers: Observers,
+    keyPrefix: string,
+    state: ProcessLimits,
+  ) {
     this.#rules = rules;
+    this.#local = state.local;
+    this.#pending = state.pending;
     this.#observers = observers;
     // Their own link: a forged pause, quota or lock does not switch the limits off, nor a forged counter those.
-    this.#shared =
-      store === undefined ? undefined : new SharedCounts(store.link.sibling('limits'), `${store.keyPrefix}:limits`);
-    this.#keyPrefix = store === undefined ? 'limits' : `${store.keyPrefix}:limits`;
+    this.#shared = store === undefined ? undefined : new SharedCounts(store.link.sibling('limits'), keyPrefix);
+    this.#keyPrefix = keyPrefix;
   }
 
   /** For `toJSON()`. */
   get settings(): Record<string, unknown> {
     const rules = [...this.#rules.perRecipient, ...(this.#rules.budget === undefined ? [] : [this.#rules.budget])];
+    const byLimit = (list: readonly LimitRule[]) => Object.fromEntries(list.map((rule) => [rule.limit, rule.max]));
     return {
-      ...Object.fromEntries(rules.map((rule) => [rule.limit, rule.max])),
+      ...byLimit(rules),
+      ...(this.#rules.perCaller.length > 0 && { perCaller: byLimit(this.#rules.perCaller) }),
       countedIn: this.#shared === undefined ? 'process' : 'fleet',
       ...(this.#shared !== undefined && { onStoreFailure: this.#rules.onStoreFailure }),
     };
@@ -112,14 +129,14 @@ export class SendLimits {
   }
 
   /**
-   * Runs `send` if the limits admit one message to each of `phoneNumbers`
-   * (the comma-separated parameter); a refusal rejects with `SEND_LIMITED`
+   * Runs `send` if the limits admit one message to each of the recipients
+   * (canonical numbers), from the caller when given; a refusal rejects with `SEND_LIMITED`
    * (or `LIMITS_UNAVAILABLE`) and sends nothing. A send that surely went
    * nowhere (`not_sent`, `rejected`) gives its share back. The check runs
    * within `call`'s budget and signal (see {@link admitWithin}).
    */
-  async guard<T>(phoneNumbers: string, send: () => Promise<T>, call?: LimitCall): Promise<T> {
-    const admission = await admitWithin(call, this.#admit.bind(this, phoneNumbers.split(',')), (admitted) => {
+  async guard<T>(parties: SendParties, send: () => Promise<T>, call?: LimitCall): Promise<T> {
+    const admission = await admitWithin(call, this.#admit.bind(this, parties), (admitted) => {
       if (admitted !== UNAVAILABLE_REFUSAL && !('limit' in admitted)) this.#refund(admitted);
     });
     if (admission === UNAVAILABLE_REFUSAL) {
@@ -129,7 +146,11 @@ export class SendLimits {
     }
     if ('limit' in admission) {
       this.#stats.refused += 1;
-      this.#emitLimited(admission.limit, admission.retryAfterMs);
+      // The names of earlier versions for the per-number limits and the budget; `perCaller.…` for the caller's.
+      this.#emitLimited(
+        admission.scope === 'perCaller' ? limitName(admission) : admission.limit,
+        admission.retryAfterMs,
+      );
       throw limitedError(this.#rules.option, admission);
     }
     this.#stats.allowed += 1;
@@ -142,23 +163,8 @@ export class SendLimits {
     }
   }
 
-  #wants(phoneNumbers: readonly string[]): Want[] {
-    const wants: Want[] = [];
-    for (const rule of this.#rules.perRecipient) {
-      for (const number of new Set(phoneNumbers)) {
-        wants.push({ rule, key: `${this.#keyPrefix}:${rule.limit}:${recipientKey(number)}`, points: 1 });
-      }
-    }
-    const budget = this.#rules.budget;
-    if (budget !== undefined) {
-      const day = new Date().toISOString().slice(0, 10);
-      wants.push({ rule: budget, key: `${this.#keyPrefix}:budget:${day}`, points: phoneNumbers.length });
-    }
-    return wants;
-  }
-
-  async #admit(phoneNumbers: readonly string[], bound?: CallBound): Promise<Admitted> {
-    const wants = this.#wants(phoneNumbers);
+  async #admit(parties: SendParties, bound?: CallBound): Promise<Admitted> {
+    const wants = wantsOf(this.#rules, this.#keyPrefix, parties);
     const token = randomUUID();
     const shared = this.#shared;
     if (shared === undefined) {
@@ -264,9 +270,4 @@ export class SendLimits {
       this.#observers.emit({ type: 'fleet:limited', client: 'sms', limit, retryAfterMs });
     }
   }
-}
-
-/** Phone numbers are not written to Redis as they are. */
-function recipientKey(number: string): string {
-  return toBase64Url(createDigest('sha256').update(number).bytes()).slice(0, 22);
 }

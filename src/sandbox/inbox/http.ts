@@ -5,6 +5,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { canonicalPhone, DEFAULT_PHONE_REGION } from '../../phone/canonical-phone.js';
 import type { InboxAccess } from './access.js';
 import type { InboxMessage } from './entries.js';
 import { PAGE_CSP, PAGE_HTML, PAGE_STYLE } from './page.js';
@@ -57,10 +58,24 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 const problem = (res: ServerResponse, status: number, error: string, message: string): void =>
   json(res, status, { error, message });
 
-/** A recipient matches `phone` exactly, a leading `+` aside. */
-const sentTo = (message: InboxMessage, phone: string | null): boolean =>
-  phone === null ||
-  message.phoneNumbers.some((number) => number.replace(/^\+/, '') === phone.trim().replace(/^\+/, ''));
+/**
+ * What a number is matched by: its digits (a leading `+` aside), and its E.164 form read as a
+ * mainland number when it has no calling code. `SmsClient` sends a mainland number as its 11 digits
+ * and any other as calling code and number, so `+8613800138000` finds `13800138000` and
+ * `+85261234567` finds `85261234567`.
+ */
+const matchKeys = (phone: string): string[] => {
+  const digits = phone.trim().replace(/^\+/, '');
+  const parsed = canonicalPhone(phone.trim(), DEFAULT_PHONE_REGION);
+  return parsed.ok ? [digits, parsed.phone.e164] : [digits];
+};
+
+/** A recipient is `phone`, in any of its spellings. */
+const sentTo = (message: InboxMessage, phone: string | null): boolean => {
+  if (phone === null) return true;
+  const wanted = new Set(matchKeys(phone));
+  return message.phoneNumbers.some((number) => matchKeys(number).some((key) => wanted.has(key)));
+};
 
 /** A non-negative whole number from the query, or `fallback`; `undefined` when malformed. */
 function wholeNumber(value: string | null, fallback: number): number | undefined {

@@ -3,7 +3,8 @@
  * `node --import tsx test/fleet/limits/limits-replica.ts` with its settings in
  * the `REPLICA` environment variable (JSON). It connects its own Redis client
  * (ioredis or node-redis, offline queue off), says `ready` on stderr, and
- * once sent SIGUSR2 sends to one phone number every `intervalMs` for `durationMs`, and prints one JSON line: how
+ * once sent SIGUSR2 sends to one phone number (or to `phoneNumbers` in turn, as `caller` when given) every
+ * `intervalMs` for `durationMs`, and prints one JSON line: how
  * many sends were delivered (`OK`), every error code counted, and its stats.
  * The limits go in `fleet.limits` (the spelling every version reads) unless `where` says `client`.
  */
@@ -18,6 +19,12 @@ export interface LimitsReplicaConfig {
   readonly accessKeyId: string;
   readonly accessKeySecret: string;
   readonly phoneNumber: string;
+  /** Sent to in turn instead of `phoneNumber`, when given (spellings of one phone, or many phones). */
+  readonly phoneNumbers?: readonly string[];
+  /** `send(request, { caller })`. */
+  readonly caller?: string;
+  /** Sends exactly this many times (every `intervalMs`), whatever `durationMs` says, when given. */
+  readonly sends?: number;
   readonly limits: Record<string, unknown>;
   readonly where?: 'client' | 'fleet';
   /** `fleet.timeoutMs`; the package's default when absent. */
@@ -41,18 +48,20 @@ process.stderr.write('ready\n');
 await go;
 const codes: Record<string, number> = {};
 const endAt = Date.now() + config.durationMs;
-while (Date.now() < endAt) {
+const numbers = config.phoneNumbers ?? [config.phoneNumber];
+const options = config.caller === undefined ? undefined : { caller: config.caller };
+const more = (turn: number) => (config.sends === undefined ? Date.now() < endAt : turn < config.sends);
+for (let turn = 0; more(turn); turn++) {
   const started = Date.now();
   let code: string;
   try {
-    code = (
-      await client.send({
-        phoneNumbers: config.phoneNumber,
-        templateCode: 'SMS_100000001',
-        signName: 'Sandbox',
-        templateParam: { code: '123456' },
-      })
-    ).code;
+    const request = {
+      phoneNumbers: numbers[turn % numbers.length] ?? config.phoneNumber,
+      templateCode: 'SMS_100000001',
+      signName: 'Sandbox',
+      templateParam: { code: '123456' },
+    };
+    code = (await client.send(request, options)).code;
   } catch (error) {
     code = String((error as { code?: unknown }).code);
   }

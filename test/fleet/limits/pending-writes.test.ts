@@ -6,7 +6,12 @@ import { type PendingOp, PendingWrites } from '../../../src/fleet/limits/pending
 // What one replica keeps for Redis while it cannot write: sends it let through on its own count
 // ("record") are never forgotten; when no room is left, the oldest refund is the one that goes.
 
-const rule = (limit: SendLimit): LimitRule => ({ limit, max: 1, windowMs: 60_000 });
+const rule = (limit: SendLimit): LimitRule => ({
+  scope: limit === 'dailyBudget' ? 'budget' : 'perRecipient',
+  limit,
+  max: 1,
+  windowMs: 60_000,
+});
 const want = (key: string, limit: SendLimit = 'perMinute'): Want => ({ rule: rule(limit), key, points: 1 });
 const op = (kind: PendingOp['kind'], ...wants: Want[]): PendingOp => ({
   kind,

@@ -96,6 +96,7 @@ describe('toJSON() and util.inspect show the effective settings, never a secret'
       method: 'POST',
       regionId: 'cn-hangzhou',
       version: '2017-05-25',
+      defaultRegion: 'CN',
       accessKeyId: 'LTAI***',
       retryUnknownOutcome: false,
       clockOffsetMs: 0,
