@@ -14,7 +14,12 @@ export const TEMPLATE = 'SMS_100000001';
 /** A clock the test moves by hand, in epoch ms. */
 export function manualClock(start = Date.UTC(2026, 10, 27, 8)): { now: () => number; advance: (ms: number) => void } {
   let at = start;
-  return { now: () => at, advance: (ms) => void (at += ms) };
+  return {
+    now: () => at,
+    advance: (ms) => {
+      at += ms;
+    },
+  };
 }
 
 /** The SMS double on `server`, and a client of it. */
