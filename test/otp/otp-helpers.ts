@@ -1,5 +1,6 @@
 import type { SetupServer } from 'msw/node';
 import { expect } from 'vitest';
+import type { SentMessage } from '../../src/doubles/sms-account.js';
 import { SmsError } from '../../src/errors/sms-error.js';
 import type { OtpVerifierOptions } from '../../src/otp/otp-options.js';
 import { OtpVerifier } from '../../src/otp/otp-verifier.js';
@@ -40,8 +41,13 @@ export function smsService(
 export const verifierOn = (sms: SmsClient, options: Partial<OtpVerifierOptions> = {}): OtpVerifier =>
   new OtpVerifier({ sms, templateCode: TEMPLATE, ...options });
 
+/** Where a double keeps the messages it accepted: msw handlers, or the sandbox. */
+export interface Inbox {
+  readonly messages: readonly SentMessage[];
+}
+
 /** The code the double received last for `e164`. */
-export function lastCode(handlers: SmsHandlers, e164: string): string {
+export function lastCode(handlers: Inbox, e164: string): string {
   const message = handlers.messages.findLast((m) => m.phoneNumbers.includes(e164));
   const code = (message?.templateParam as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string') throw new Error(`no code was sent to ${e164}`);

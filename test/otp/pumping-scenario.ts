@@ -1,7 +1,6 @@
 import { SmsError } from '../../src/errors/sms-error.js';
 import type { OtpVerifier } from '../../src/otp/otp-verifier.js';
-import type { SmsHandlers } from '../../src/testing/msw-handlers.js';
-import { lastCode } from './otp-helpers.js';
+import { type Inbox, lastCode } from './otp-helpers.js';
 
 /** 500 distinct numbers of the 7-digit prefix `8617000` (+86 170 00xx xxxx). */
 export const burstNumbers = (count = 500): string[] =>
@@ -28,7 +27,7 @@ export interface PumpingTally {
  */
 export async function runPumping(
   verifiers: readonly OtpVerifier[],
-  handlers: SmsHandlers,
+  handlers: Inbox,
   advance: (ms: number) => void,
 ): Promise<PumpingTally> {
   const burst = burstNumbers();
