@@ -11,7 +11,7 @@ import { equalBytes, hmacBytes, toHex } from '../util/crypto.js';
  */
 
 /** Longest code a check hashes; anything longer is a mismatch without hashing it. */
-export const MAX_CODE_LENGTH = 64;
+const MAX_CODE_LENGTH = 64;
 
 /** A code of `length` uniform decimal digits from a cryptographic generator. */
 export function generateCode(length: number): string {

@@ -75,7 +75,7 @@ export const destinationPrefix = (e164: string, rules: GuardRules): string =>
   e164.replace('+', '').slice(0, rules.prefixDigits);
 
 /** Whether `sent` codes of which `verified` were checked valid are pumping by `rules`. */
-export function looksPumped(sent: number, verified: number, rules: GuardRules): boolean {
+function looksPumped(sent: number, verified: number, rules: GuardRules): boolean {
   return sent - Math.min(verified, sent) >= rules.maxUnverified && verified < sent * rules.minConversionRate;
 }
 
