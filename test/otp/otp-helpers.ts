@@ -1,7 +1,5 @@
 import type { SetupServer } from 'msw/node';
-import { expect } from 'vitest';
 import type { SentMessage } from '../../src/doubles/sms-account.js';
-import { SmsError } from '../../src/errors/sms-error.js';
 import type { OtpVerifierOptions } from '../../src/otp/otp-options.js';
 import { OtpVerifier } from '../../src/otp/otp-verifier.js';
 import { SANDBOX_ACCOUNTS } from '../../src/sandbox/index.js';
@@ -57,12 +55,5 @@ export function lastCode(handlers: Inbox, e164: string): string {
 /** A code of the same length that is not `code`. */
 export const wrongCode = (code: string): string => code.replace(/^./, (d) => String((Number(d) + 1) % 10));
 
-/** Awaits a promise that must reject with an {@link SmsError}, and returns the error. */
-export const smsRejection = (promise: Promise<unknown>): Promise<SmsError> =>
-  promise.then(
-    () => expect.fail('expected an SmsError'),
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(SmsError);
-      return error as SmsError;
-    },
-  );
+/** Awaits a promise that must reject with an `SmsError`, and returns the error. */
+export { rejection as smsRejection } from '../sms/sms-service.js';
