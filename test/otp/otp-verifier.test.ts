@@ -154,3 +154,35 @@ describe('generateCode', () => {
     }
   });
 });
+
+describe('OtpVerifier options', () => {
+  it('puts a codeLength-digit code in codeParam', async () => {
+    const { handlers, sms } = smsService(server);
+    await verifierOn(sms, { templateCode: 'SMS_100000003', codeParam: 'otp', codeLength: 8 }).send({
+      phoneNumber: PHONE,
+    });
+    expect(handlers.messages[0]?.templateParam).toEqual({ otp: expect.stringMatching(/^\d{8}$/) });
+  });
+
+  it.each([
+    ['templateCode', { templateCode: '' }],
+    ['codeLength', { codeLength: 3 }],
+    ['maxAttempts', { maxAttempts: 0 }],
+    ['ttlMs', { ttlMs: -1 }],
+    ['secret', { secret: 'too short' }],
+    ['defaultRegion', { defaultRegion: 'XX' as 'CN' }],
+    ['pumpingGuard.minConversionRate', { pumpingGuard: { minConversionRate: 2 } }],
+    ['pumpingGuard.prefixDigits', { pumpingGuard: { prefixDigits: 0 } }],
+  ] as const)('refuses a bad %s with a ConfigurationError naming it', (option, options) => {
+    const { sms } = smsService(server);
+    expect(() => verifierOn(sms, options)).toThrow(expect.objectContaining({ code: 'CONFIGURATION', option }));
+  });
+
+  it('refuses an empty caller with InvalidParameter, nothing sent', async () => {
+    const { handlers, sms } = smsService(server);
+    await expect(smsRejection(verifierOn(sms).send({ phoneNumber: PHONE, caller: '' }))).resolves.toMatchObject({
+      parameter: 'caller',
+    });
+    expect(handlers.requests).toHaveLength(0);
+  });
+});
