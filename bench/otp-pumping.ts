@@ -16,7 +16,7 @@
  *   `fleet.timeoutMs: 1000` (the default 50 ms fails sends on a machine as loaded as the one measured).
  *
  *   node --import tsx bench/otp-pumping.ts            # 5 rounds → bench/results.otp-pumping.json
- *   node --import tsx bench/otp-pumping.ts --quick    # 1 round → bench/.tmp/
+ *   node --import tsx bench/otp-pumping.ts --quick    # 2 rounds → bench/.tmp/
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -32,7 +32,7 @@ import { interleave, type Measured, measure } from './lib/interleave.js';
 import { machine } from './lib/machine.js';
 import { summarize } from './lib/stats.js';
 
-const ROUNDS = QUICK ? 1 : 5;
+const ROUNDS = QUICK ? 2 : 5;
 /** Verifier calls per run: 500 burst sends, 50 user sends, 50 checks. */
 const CALLS = 600;
 
