@@ -1,6 +1,7 @@
 import { positiveMs, wholeNumber } from '../config/numbers.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { FleetOptions } from '../fleet/fleet-options.js';
+import { type Logger, silentLogger } from '../observe/logger.js';
 import { DEFAULT_PHONE_REGION, isPhoneRegion, type PhoneRegion } from '../phone/canonical-phone.js';
 import type { SendSmsOptions } from '../sms/send-options.js';
 import type { SendSmsRequest } from '../sms/send-request.js';
@@ -78,6 +79,12 @@ export interface OtpVerifierOptions {
    */
   readonly pumpingGuard?: PumpingGuardOptions | false | undefined;
   /**
+   * Console-like logger (`console` works): with `fleet`, one line when the verifier's Redis fails and
+   * one when it answers again. Codes, phones and the secret are never logged.
+   * @defaultValue silent
+   */
+  readonly logger?: Logger | undefined;
+  /**
    * The clock, in epoch ms (tests move it instead of sleeping).
    * @defaultValue `Date.now`
    */
@@ -98,6 +105,7 @@ export interface OtpSettings {
   readonly maxStoredCodes: number;
   readonly guard: GuardRules | undefined;
   readonly now: () => number;
+  readonly logger: Logger;
 }
 
 const HOUR_MS = 3_600_000;
@@ -118,6 +126,14 @@ function secretKey(value: unknown, shared: boolean): Uint8Array {
     throw new ConfigurationError('secret', `must be a string or bytes of at least ${MIN_SECRET_BYTES} bytes`);
   }
   return new Uint8Array(bytes);
+}
+
+function checkLogger(value: Logger | undefined): Logger {
+  if (value === undefined) return silentLogger;
+  for (const level of ['debug', 'info', 'warn', 'error'] as const) {
+    if (typeof value?.[level] !== 'function') throw new ConfigurationError('logger', `must have a ${level}() method`);
+  }
+  return value;
 }
 
 function guardRules(options: PumpingGuardOptions | false | undefined): GuardRules | undefined {
@@ -159,5 +175,6 @@ export function resolveOtpSettings(options: OtpVerifierOptions): OtpSettings {
     maxStoredCodes: wholeNumber(options.maxStoredCodes, 'maxStoredCodes', 100_000, { min: 1, max: 10_000_000 }),
     guard: guardRules(options.pumpingGuard),
     now,
+    logger: checkLogger(options.logger),
   };
 }

@@ -1,6 +1,7 @@
 import { SmsError } from '../errors/sms-error.js';
 import { resolveFleet } from '../fleet/fleet-options.js';
 import { RedisLink } from '../fleet/redis-link.js';
+import { logSubscriber } from '../observe/log-subscriber.js';
 import { Observers } from '../observe/observers.js';
 import { canonicalPhone } from '../phone/canonical-phone.js';
 import { toHex } from '../util/crypto.js';
@@ -77,11 +78,18 @@ export class OtpVerifier {
       return;
     }
     const fleet = resolveFleet(options.fleet);
-    // Two links: a forged guard key makes the guard step aside, not the codes (and the other way round).
-    const link = () =>
-      new RedisLink(fleet.redis, { timeoutMs: fleet.timeoutMs, observers: new Observers(), name: 'sms' });
-    this.#store = new RedisCodeStore(link(), { ...rules, ttlMs: settings.ttlMs, keyPrefix: fleet.prefix });
-    this.#guard = local && settings.guard && new RedisPumpingGuard(link(), settings.guard, fleet.prefix, local);
+    const logs = logSubscriber(settings.logger);
+    const observers = new Observers(logs === undefined ? [] : [logs]);
+    const codes = new RedisLink(fleet.redis, {
+      timeoutMs: fleet.timeoutMs,
+      observers,
+      name: 'sms',
+      use: 'verification',
+    });
+    this.#store = new RedisCodeStore(codes, { ...rules, ttlMs: settings.ttlMs, keyPrefix: fleet.prefix });
+    // A link of its own: a forged guard key makes the guard step aside, not the codes (and the other way round).
+    const guard = codes.sibling('verification');
+    this.#guard = local && settings.guard && new RedisPumpingGuard(guard, settings.guard, fleet.prefix, local);
   }
 
   /**

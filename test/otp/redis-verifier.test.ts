@@ -129,7 +129,11 @@ describeWithRedis('OtpVerifier on the fleet Redis: replicas share codes, attempt
     down.on('error', () => {});
     closers.push(async () => down.disconnect());
     const { handlers, sms } = smsService(server);
-    const offline = verifierOn(sms, { secret: SECRET, fleet: { redis: down, prefix: `otp-test:${randomUUID()}` } });
+    const lines: Array<{ level: string; message: string; fields: unknown }> = [];
+    const log = (level: string) => (message: string, fields?: unknown) => lines.push({ level, message, fields });
+    const logger = { structured: true, debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+    const prefix = `otp-test:${randomUUID()}`;
+    const offline = verifierOn(sms, { secret: SECRET, logger, fleet: { redis: down, prefix } });
     await expect(smsRejection(offline.send({ phoneNumber: PHONE }))).resolves.toMatchObject({
       code: 'VERIFICATION_UNAVAILABLE',
       outcome: 'not_sent',
@@ -139,6 +143,12 @@ describeWithRedis('OtpVerifier on the fleet Redis: replicas share codes, attempt
       code: 'VERIFICATION_UNAVAILABLE',
     });
     expect(handlers.requests).toHaveLength(0);
+    // One line for the outage (the check was skipped while the link steps aside), naming the feature, no phone.
+    const warned = lines.filter((line) => line.level === 'warn' && line.message.includes("the fleet's Redis failed"));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]?.message).toContain('verification codes are neither sent nor checked');
+    expect(warned[0]?.fields).toMatchObject({ use: 'verification', reason: 'FLEET_UNAVAILABLE' });
+    expect(JSON.stringify(lines)).not.toContain('13800138000');
   });
 
   it('shares the pumping guard: the burst over two replicas delivers at most 50, the 50 users all verify', async () => {
