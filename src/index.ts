@@ -74,6 +74,16 @@ export type {
   ThreatData,
 } from './hashscan/scan-result.js';
 export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './observe/logger.js';
+export type { OtpSmsSender, OtpVerifierOptions } from './otp/otp-options.js';
+export {
+  type OtpCheckReason,
+  type OtpCheckRequest,
+  type OtpCheckResult,
+  type OtpSendRequest,
+  type OtpSendResult,
+  OtpVerifier,
+} from './otp/otp-verifier.js';
+export type { PumpingGuardOptions } from './otp/pumping-guard.js';
 export type { PhoneRegion } from './phone/canonical-phone.js';
 export { redactUrlParams, SECRET_QUERY_PARAMS } from './secrets/redact-url-params.js';
 export * from './sms/index.js';

@@ -11,7 +11,16 @@ import { RUNTIMES } from '../../test/helpers/runtimes.js';
 
 const path = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 const alias = { 'hashscan-sms': path('../../src/index.ts') };
-const EXPECTED = { clean: 201, eicar: 422, tooLarge: 413, otp: 200, otpSent: 'OK' };
+const EXPECTED = {
+  clean: 201,
+  eicar: 422,
+  tooLarge: 413,
+  otp: 200,
+  otpSent: true,
+  resend: 429,
+  resendRetryAfter: '30',
+  wrongCode: 400,
+};
 
 let sandbox: Sandbox;
 let dir: string;

@@ -1,15 +1,26 @@
 /**
  * A Hono service with an upload check and a one-time code by SMS, the same code on Node, Bun,
- * Deno and Cloudflare Workers (no `nodejs_compat`): `POST /upload` (multipart, field `file`) hashes
- * the file with `hashUpload` (at most MAX_BYTES), looks it up and answers 201 / 413 / 422 / 503;
- * `POST /otp` (JSON `{ phone }`) sends a six-digit code once (`SmsClient` never sends twice).
+ * Deno and Cloudflare Workers (no `nodejs_compat`): `POST /upload` (multipart, field `file`) refuses
+ * a declared `Content-Length` past the limit before reading the body, hashes the file with
+ * `hashUpload` (at most MAX_BYTES), looks it up and answers 201 / 413 / 422 / 503; `POST /otp`
+ * (JSON `{ phone }`) sends a code with `OtpVerifier` and `POST /otp/check` (JSON `{ phone, code }`)
+ * checks it, each failure answered from one table (otp-answer.ts, docs/verification-codes.md).
  *
  * `createApp(config)` takes its settings as arguments: each runtime reads them its own way
  * (`process.env`, `Deno.env`, a Worker's `env`).
  */
 
-import { decide, HashScanClient, hashUpload, SmsClient, SmsError, TruncatedStreamError } from 'hashscan-sms';
-import { Hono } from 'hono';
+import {
+  decide,
+  HashScanClient,
+  hashUpload,
+  OtpVerifier,
+  SmsClient,
+  SmsError,
+  TruncatedStreamError,
+} from 'hashscan-sms';
+import { type Context, Hono } from 'hono';
+import { checkAnswer, type HttpAnswer, smsErrorAnswer } from './otp-answer.js';
 
 export interface AppConfig {
   readonly hashScan: { readonly baseUrl: string; readonly apiKey: string };
@@ -18,13 +29,25 @@ export interface AppConfig {
 }
 
 const MAX_BYTES = 1024 * 1024;
+/** Room for the multipart boundaries and headers around the file. */
+const FORM_OVERHEAD = 16 * 1024;
+const RESEND_COOLDOWN_MS = 30_000;
+
+const answer = (c: Context, { status, retryAfterSeconds, body }: HttpAnswer): Response => {
+  if (retryAfterSeconds !== undefined) c.header('Retry-After', String(retryAfterSeconds));
+  return c.json(body, status as 200);
+};
 
 export function createApp(config: AppConfig): Hono {
   const scanner = new HashScanClient(config.hashScan);
   const sms = new SmsClient(config.sms);
+  const verifier = new OtpVerifier({ sms, templateCode: config.templateCode, resendCooldownMs: RESEND_COOLDOWN_MS });
   const app = new Hono();
 
   app.post('/upload', async (c) => {
+    // formData() reads the whole body first: a declared size past the limit is refused before it is read.
+    const declared = Number(c.req.header('content-length') ?? Number.NaN);
+    if (declared > MAX_BYTES + FORM_OVERHEAD) return c.json({ error: 'too large' }, 413);
     const form = await c.req.formData();
     const file = form.get('file');
     if (!(file instanceof Blob)) return c.json({ error: 'a multipart field `file` is required' }, 400);
@@ -44,12 +67,24 @@ export function createApp(config: AppConfig): Hono {
   app.post('/otp', async (c) => {
     const { phone } = await c.req.json<{ phone?: unknown }>();
     if (typeof phone !== 'string') return c.json({ error: '`phone` is required' }, 400);
-    const code = String((crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) % 1_000_000).padStart(6, '0');
     try {
-      const sent = await sms.send({ phoneNumbers: phone, templateCode: config.templateCode, templateParam: { code } });
-      return c.json({ sent: sent.code, requestId: sent.requestId });
+      // The caller feeds the client's per-caller limits where it has them.
+      await verifier.send({ phoneNumber: phone, caller: c.req.header('x-forwarded-for') ?? 'unknown' });
+      return c.json({ sent: true });
     } catch (error) {
-      if (error instanceof SmsError) return c.json({ error: error.code, outcome: error.outcome }, 502);
+      if (error instanceof SmsError) return answer(c, smsErrorAnswer(error, RESEND_COOLDOWN_MS));
+      throw error;
+    }
+  });
+
+  app.post('/otp/check', async (c) => {
+    const { phone, code } = await c.req.json<{ phone?: unknown; code?: unknown }>();
+    if (typeof phone !== 'string' || typeof code !== 'string')
+      return c.json({ error: '`phone` and `code` are required' }, 400);
+    try {
+      return answer(c, checkAnswer(await verifier.check({ phoneNumber: phone, code })));
+    } catch (error) {
+      if (error instanceof SmsError) return answer(c, smsErrorAnswer(error, RESEND_COOLDOWN_MS));
       throw error;
     }
   });

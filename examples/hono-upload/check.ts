@@ -15,17 +15,21 @@ export async function check(config: AppConfig): Promise<Record<string, unknown>>
     const response = await app.request('/upload', { method: 'POST', body: form });
     return response.status;
   };
-  const otp = await app.request('/otp', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ phone: '13800000000' }),
-  });
+  const post = (path: string, body: unknown) =>
+    app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const otp = await post('/otp', { phone: '13800000000' });
+  const resend = await post('/otp', { phone: '+86 138 0000 0000' });
+  // A code of another length never matches.
+  const wrong = await post('/otp/check', { phone: '13800000000', code: '0' });
   return {
     clean: await upload('hello'),
     eicar: await upload(EICAR),
     tooLarge: await upload('x'.repeat(1024 * 1024 + 1)),
     otp: otp.status,
-    otpSent: ((await otp.json()) as { sent?: string }).sent,
+    otpSent: ((await otp.json()) as { sent?: boolean }).sent,
+    resend: resend.status,
+    resendRetryAfter: resend.headers.get('retry-after'),
+    wrongCode: wrong.status,
   };
 }
 

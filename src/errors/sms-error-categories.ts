@@ -29,6 +29,10 @@ const RATE_LIMIT = [
   // This package's own sending limits (`limits`).
   'SEND_LIMITED',
   'LIMITS_UNAVAILABLE',
+  // OtpVerifier's own refusals: send later, not again now.
+  'DESTINATION_SUSPENDED',
+  'RESEND_COOLDOWN',
+  'VERIFICATION_UNAVAILABLE',
 ] as const;
 
 const RECIPIENT = [

@@ -46,6 +46,17 @@ export type { SmsErrorCategory } from './sms-error-categories.js';
  *   rules (a country not in `allowCountries`, or one the metadata cannot
  *   place); `parameter` names it (`phoneNumbers[i]`). Nothing was sent
  *   (`outcome: 'not_sent'`).
+ * - `DESTINATION_SUSPENDED`: `OtpVerifier`'s pumping guard suspended the
+ *   number's destination prefix (too many codes sent there were never
+ *   verified); nothing was sent (`outcome: 'not_sent'`); `retryAfterMs`
+ *   says when the prefix opens again. Other prefixes are not affected.
+ * - `RESEND_COOLDOWN`: `OtpVerifier.send` for a number that was sent a code
+ *   less than `resendCooldownMs` ago; nothing was sent
+ *   (`outcome: 'not_sent'`); `retryAfterMs` says when a new code may go.
+ * - `VERIFICATION_UNAVAILABLE`: `OtpVerifier` could not reach the shared
+ *   store of codes (the fleet's Redis failed, was slow or holds a record out
+ *   of range where one must be written); nothing was sent
+ *   (`outcome: 'not_sent'`); `retryAfterMs` says when to try again.
  *
  * `category` groups the service codes by what to do about them.
  */
@@ -64,6 +75,9 @@ export type SmsErrorCode =
   | 'SEND_LIMITED'
   | 'LIMITS_UNAVAILABLE'
   | 'DESTINATION_BLOCKED'
+  | 'DESTINATION_SUSPENDED'
+  | 'RESEND_COOLDOWN'
+  | 'VERIFICATION_UNAVAILABLE'
   // Any other code the service sends back; `& {}` keeps the names above in autocompletion.
   | (string & {});
 
@@ -137,7 +151,7 @@ export class SmsError extends HashScanSmsError {
   readonly httpStatus: number | undefined;
   /** For a client-side `InvalidParameter`: the request field at fault, e.g. `templateParam`. */
   readonly parameter: string | undefined;
-  /** Delay asked for by `Retry-After` on an `HTTP_STATUS` answer, in ms (at most 86 400 000, whatever the server asked); on `SEND_LIMITED` and `LIMITS_UNAVAILABLE`, when the send may go. */
+  /** Delay asked for by `Retry-After` on an `HTTP_STATUS` answer, in ms (at most 86 400 000, whatever the server asked); on `SEND_LIMITED`, `LIMITS_UNAVAILABLE` and the verifier's codes, when the send may go. */
   readonly retryAfterMs: number | undefined;
   /** The start of an unreadable body (at most 512 characters, redacted), for tracing. */
   readonly body: string | undefined;

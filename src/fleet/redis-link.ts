@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { ClientName } from '../observe/events.js';
+import type { ClientName, FleetUse } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
 import { warnOnce } from '../observe/process-warning.js';
 import { errorCode } from '../util/error-code.js';
@@ -108,14 +108,14 @@ export class RedisLink {
   readonly #observers: Observers;
   readonly #name: ClientName;
   /** Which feature this link serves, when not the fleet's own coordination (its events say so). */
-  readonly #use: 'limits' | undefined;
+  readonly #use: FleetUse | undefined;
   #resumeAt = Number.NEGATIVE_INFINITY;
   #down = false;
   readonly counters: LinkCounters;
 
   constructor(
     client: FleetRedisClient,
-    options: { timeoutMs: number; observers: Observers; name: ClientName; counters?: LinkCounters; use?: 'limits' },
+    options: { timeoutMs: number; observers: Observers; name: ClientName; counters?: LinkCounters; use?: FleetUse },
   ) {
     this.kind = redisKind(client);
     this.client = client;
@@ -144,7 +144,7 @@ export class RedisLink {
    * does not switch off another's (the sending limits). Its `fleet` events
    * name `use`, so an outage seen by both links reads as two features, not as one line twice.
    */
-  sibling(use: 'limits'): RedisLink {
+  sibling(use: FleetUse): RedisLink {
     return new RedisLink(this.client, {
       timeoutMs: this.timeoutMs,
       observers: this.#observers,
@@ -240,7 +240,7 @@ export class RedisLink {
     }
   }
 
-  #usedBy(): { use?: 'limits' } {
+  #usedBy(): { use?: FleetUse } {
     return this.#use === undefined ? {} : { use: this.#use };
   }
 }

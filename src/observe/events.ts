@@ -12,6 +12,9 @@
 /** `hashscan` or `sms`: which client a call belongs to. */
 export type ClientName = 'hashscan' | 'sms';
 
+/** A feature with a Redis link of its own: the SMS sending limits, or `OtpVerifier`'s codes and guard. */
+export type FleetUse = 'limits' | 'verification';
+
 /**
  * Identity of one logical operation (one looked-up hash, one `send()`).
  * Events of the same operation carry the same object, so a subscriber can
@@ -99,14 +102,15 @@ export type ObserverEvent =
    * The fleet's Redis failed (`unavailable`: each replica runs on its own
    * until it answers again) or answers again (`resumed`); said once each way.
    * `code` is the Redis client's error code or name only, never its message.
-   * `use: 'limits'`: said by the sending limits' own link (absent: the fleet's coordination).
+   * `use: 'limits'`: said by the sending limits' own link; `use: 'verification'`: by `OtpVerifier`'s
+   * (absent: the fleet's coordination).
    */
   | {
       readonly type: 'fleet';
       readonly client: ClientName;
       readonly state: 'unavailable' | 'resumed';
       readonly code?: string;
-      readonly use?: 'limits';
+      readonly use?: FleetUse;
     }
   /** The fleet's Redis client would queue commands while disconnected (said once, when the client is built). */
   | { readonly type: 'fleet:offline-queue'; readonly client: ClientName; readonly setting: string }

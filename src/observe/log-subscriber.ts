@@ -171,20 +171,29 @@ export function logSubscriber(logger: Logger): Observer | undefined {
 }
 
 /** The fleet's Redis failed or answers again, as seen by the fleet's coordination or by the sending limits' own link. */
+/** What a feature with its own link does while Redis fails, and when it answers again. */
+const FLEET_MEANWHILE = {
+  fleet: ['each replica runs on its own until it answers again', 'fleet coordination resumed'],
+  limits: [
+    'the sending limits count on this replica, or refuse (onStoreFailure), until it answers again',
+    'the sending limits count in Redis again',
+  ],
+  verification: [
+    'verification codes are neither sent nor checked (VERIFICATION_UNAVAILABLE), and the pumping guard counts on this replica, until it answers again',
+    'verification codes are kept in Redis again',
+  ],
+} as const;
+
 function fleetLine(logger: Logger, event: Extract<ObserverEvent, { type: 'fleet' }>): void {
-  const limits = event.use === 'limits';
-  const fields = { client: event.client, ...(limits && { use: 'limits' }) };
+  const [meanwhile, resumed] = FLEET_MEANWHILE[event.use ?? 'fleet'];
+  const fields = { client: event.client, ...(event.use !== undefined && { use: event.use }) };
   if (event.state === 'unavailable') {
-    const meanwhile = limits
-      ? 'the sending limits count on this replica, or refuse (onStoreFailure), until it answers again'
-      : 'each replica runs on its own until it answers again';
     emitLine(logger, 'warn', `${event.client}: the fleet's Redis failed (${event.code ?? 'error'}); ${meanwhile}`, {
       ...fields,
       code: event.code ?? 'error',
       reason: 'FLEET_UNAVAILABLE',
     });
   } else {
-    const resumed = limits ? 'the sending limits count in Redis again' : 'fleet coordination resumed';
     emitLine(logger, 'info', `${event.client}: the fleet's Redis answers again; ${resumed}`, {
       ...fields,
       reason: 'FLEET_RESUMED',

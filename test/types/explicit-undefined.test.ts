@@ -16,6 +16,9 @@ import {
   HashScanClient,
   type HashScanClientOptions,
   type HashScanFleetOptions,
+  type OtpSendRequest,
+  type OtpVerifierOptions,
+  type PumpingGuardOptions,
   type RateLimitOptions,
   type RecipientLimits,
   type RetryBudgetOptions,
@@ -83,6 +86,9 @@ type Checked = [
   AcceptsUndefined<RefusesUndefined<SmsLimitsOptions>>,
   AcceptsUndefined<RefusesUndefined<RecipientLimits>>,
   AcceptsUndefined<RefusesUndefined<TelemetryOptions>>,
+  AcceptsUndefined<RefusesUndefined<OtpVerifierOptions>>,
+  AcceptsUndefined<RefusesUndefined<PumpingGuardOptions>>,
+  AcceptsUndefined<RefusesUndefined<OtpSendRequest>>,
 ];
 
 /** Every optional key of `T`, set to `undefined`: listing them all is enforced, so a new option joins this test. */
