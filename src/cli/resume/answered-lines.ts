@@ -71,13 +71,18 @@ export class AnsweredLines {
     return union(fresh.flatMap((group) => DECISIONS.map((each) => group.lines[each]))) ?? new RangeSet();
   }
 
-  /** Settles `line` as answered at `at` (seconds); a line answered before leaves its old group. */
-  add(line: number, decision: Decision, at: number): void {
+  /**
+   * Settles `line` as answered at `at` (seconds); a line answered before
+   * leaves its old group. It joins a group of the last minute only if that
+   * group's time is at or after `joinSince`: a fresh answer never takes the
+   * time of one too old to skip.
+   */
+  add(line: number, decision: Decision, at: number, joinSince = 0): void {
     const old = this.#all.has(line) ? this.#groupOf(line) : undefined;
     if (old !== undefined) for (const each of DECISIONS) old.lines[each].delete(line);
     let index = this.#groups.findLastIndex((group) => group.at <= at);
     const near = this.#groups[index];
-    if (near === undefined || at - near.at >= GROUP_SECONDS) {
+    if (near === undefined || at - near.at >= GROUP_SECONDS || near.at < joinSince) {
       index += 1;
       const lines = { allow: new RangeSet(), block: new RangeSet(), review: new RangeSet() };
       this.#groups.splice(index, 0, { at, lines });

@@ -186,7 +186,7 @@ export class ResumeState {
     if (at !== this.#journaledAt) this.#append(timeLine(this.#id, at));
     this.#journaledAt = at;
     this.#append(settledLine(this.#id, line, decision));
-    this.#answers.add(line, decision, at);
+    this.#answers.add(line, decision, at, this.#since);
     this.#fresh.add(line);
     this.#sinceCompaction += 1;
     if (this.#sinceCompaction >= COMPACT_EVERY) this.checkpoint();

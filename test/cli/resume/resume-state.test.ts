@@ -119,6 +119,21 @@ describe('ResumeState', () => {
     lenient.close();
   });
 
+  it('never files a fresh answer under the time of a stale one answered within the same minute', async () => {
+    const path = freshPath();
+    const first = ResumeState.open(path, INPUT, { maxAgeMs: 1_000, now: NOW - 30_000 });
+    first.record(1, 'allow', NOW - 30_000, read(3));
+    await flushed();
+    first.close();
+    const strict = ResumeState.open(path, INPUT, { maxAgeMs: 1_000, now: NOW });
+    expect(strict.isSettled(1)).toBe(false);
+    strict.record(2, 'block', NOW, read(3));
+    expect(strict.counts).toEqual({ allow: 0, block: 1, review: 0 });
+    await flushed();
+    strict.close();
+    expect(ResumeState.open(path, INPUT, { maxAgeMs: 1_000, now: NOW }).counts).toEqual({ allow: 0, block: 1, review: 0 });
+  });
+
   it('refuses a state of the version before answer times, answers dated ahead of the clock, and a line twice', () => {
     const path = freshPath();
     const state = ResumeState.open(path, INPUT, FRESH);
