@@ -9,6 +9,7 @@
  *
  *   npm run build && node --import tsx bench/queue.ts [--lines N] [--rounds R] [--latency MS] [--quick]
  *   … --workers 0,1,3  the contenders (0: one local process)
+ *   … --cli PATH       the built CLI to run (default dist/cli.js)
  *   … --profile DIR    also writes a --cpu-prof of each process
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -24,11 +25,12 @@ import { machine } from './lib/machine.js';
 import { startServer } from './lib/server.js';
 import { summarize } from './lib/stats.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const flag = (name: string): string | undefined => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
+/** `--cli PATH`: another build of the CLI (an earlier commit's, to compare). */
+const CLI = flag('--cli') ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const LINES = Number(flag('--lines') ?? (QUICK ? 6_000 : 100_000));
 const ROUNDS = Number(flag('--rounds') ?? (QUICK ? 1 : 3));
 const LATENCY_MS = Number(flag('--latency') ?? 20);
@@ -48,7 +50,8 @@ function cpuTicks(pid: number | 'self', children = false): number {
 const TICK_US = 10_000;
 
 function run(args: string[], env: NodeJS.ProcessEnv, name: string): ChildProcess {
-  const profile = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`, `--cpu-prof-name=${name}.cpuprofile`];
+  const profile =
+    PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`, `--cpu-prof-name=${name}.cpuprofile`];
   return spawn(process.execPath, [...profile, CLI, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -122,7 +125,11 @@ try {
       await service.reset();
       const measuredRun = workers === 0 ? await oneProcess(round) : await queued(workers, round);
       const requests = await service.lookups();
-      const { wallMs, producerCpuUs, workerCpuUs } = measuredRun as { wallMs: number; producerCpuUs: number; workerCpuUs: number };
+      const { wallMs, producerCpuUs, workerCpuUs } = measuredRun as {
+        wallMs: number;
+        producerCpuUs: number;
+        workerCpuUs: number;
+      };
       const row = {
         ...measuredRun,
         round: round + 1,
@@ -147,13 +154,22 @@ const byContender = CONTENDERS.map((workers) => {
   const local = figures.filter((row) => row.workers === 0);
   return {
     contender: workers === 0 ? 'one process' : `queue, ${workers} worker${workers === 1 ? '' : 's'}`,
-    cpuUsPerLookup: summarize(rows.map((row) => row.cpuUsPerLookup as number), 0),
+    cpuUsPerLookup: summarize(
+      rows.map((row) => row.cpuUsPerLookup as number),
+      0,
+    ),
     // Against one process in the same round.
     cpuRatio: summarize(
-      rows.map((row) => (row.cpuUsPerLookup as number) / (local.find((each) => each.round === row.round)?.cpuUsPerLookup as number)),
+      rows.map(
+        (row) =>
+          (row.cpuUsPerLookup as number) / (local.find((each) => each.round === row.round)?.cpuUsPerLookup as number),
+      ),
       2,
     ),
-    lookupsPerSecond: summarize(rows.map((row) => row.lookupsPerSecond as number), 0),
+    lookupsPerSecond: summarize(
+      rows.map((row) => row.lookupsPerSecond as number),
+      0,
+    ),
   };
 });
 console.log(JSON.stringify(byContender, null, 2));

@@ -1,18 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { flagDuration } from './config.js';
 import { type HashLine, hashListBytes, MAX_LINE_BYTES, parseHashLine, readInput } from './hash-lines.js';
 import { BlockDigests } from './input/block-digests.js';
 import { byteLines, type RawLine } from './input/byte-lines.js';
 import type { Io } from './io.js';
-import { flagDuration } from './config.js';
 import { counted } from './plural.js';
 import { duration, type Progress } from './progress.js';
-import {
-  type Freshness,
-  RESUME_MAX_AGE_LIMIT_MS,
-  RESUME_MAX_AGE_MS,
-  ResumeState,
-} from './resume/resume-state.js';
+import { type Freshness, RESUME_MAX_AGE_LIMIT_MS, RESUME_MAX_AGE_MS, ResumeState } from './resume/resume-state.js';
 import type { InputSource } from './resume/state-file.js';
 import { verifiedLines } from './resume/verified-lines.js';
 import { UsageError } from './usage-error.js';
@@ -24,7 +19,11 @@ export interface ResumeOptions {
 }
 
 /** `--resume STATE` and `--max-age D` as flags: `--max-age` means nothing without a state (or `--queue`). */
-export function resumeOptions(path: string | undefined, maxAge: string | undefined, now: number): ResumeOptions | undefined {
+export function resumeOptions(
+  path: string | undefined,
+  maxAge: string | undefined,
+  now: number,
+): ResumeOptions | undefined {
   const maxAgeMs = flagDuration(maxAge, 'max-age', { minMs: 1_000, maxMs: RESUME_MAX_AGE_LIMIT_MS });
   if (path === undefined) {
     if (maxAgeMs !== undefined) throw new UsageError('lookup: --max-age applies to --resume STATE or --queue URL');

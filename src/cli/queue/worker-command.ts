@@ -17,9 +17,9 @@ import {
   resultsKey,
 } from './queue-room.js';
 import { RecordWrites } from './record-writes.js';
-import { WorkerLog } from './worker-log.js';
 import { connectQueue, EXIT_UNAVAILABLE, redisUrl } from './redis-connection.js';
 import { keyId, queueSecret, runKey, sealRecord } from './seal.js';
+import { WorkerLog } from './worker-log.js';
 
 const OPTIONS = {
   ...CONNECTION_OPTIONS,

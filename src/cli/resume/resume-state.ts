@@ -102,7 +102,12 @@ export class ResumeState {
     if (journal.problem !== undefined) throw refuse(`its journal: ${journal.problem}`);
     if (text === undefined) {
       if (journal.id !== undefined) throw refuse('a journal without its state file');
-      const state = new ResumeState(path, input, { id: newId(), blocks: [], answers: AnsweredLines.empty() }, freshness);
+      const state = new ResumeState(
+        path,
+        input,
+        { id: newId(), blocks: [], answers: AnsweredLines.empty() },
+        freshness,
+      );
       state.checkpoint();
       return state;
     }

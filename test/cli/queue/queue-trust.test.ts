@@ -249,6 +249,8 @@ describeWithRedis('lookup --queue against a hostile or restarted Redis', () => {
     const rows = ndjsonRows(run.stdout);
     expect(rows.map((row) => row.line)).toEqual(list.slice(0, rows.length).map((_, i) => i + 1));
     worker.kill('SIGKILL');
-    expect((await stopped).stderr).toMatch(/^hashscan-sms: worker \d+: Redis does not answer \([\w ]+\); waiting for it$/m);
+    expect((await stopped).stderr).toMatch(
+      /^hashscan-sms: worker \d+: Redis does not answer \([\w ]+\); waiting for it$/m,
+    );
   }, 120_000);
 });

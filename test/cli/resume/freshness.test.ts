@@ -53,7 +53,11 @@ function age(state: string, seconds: number): void {
 async function lookup(sandbox: Sandbox, args: readonly string[]) {
   const asked = sandbox.requests.length;
   const run = await runCli(['lookup', '-f', 'ndjson', ...args], { env: envOf(sandbox) });
-  return { ...run, asked: sandbox.requests.slice(asked).map((request) => request.params.hash), rows: parseNdjson(run.stdout) };
+  return {
+    ...run,
+    asked: sandbox.requests.slice(asked).map((request) => request.params.hash),
+    rows: parseNdjson(run.stdout),
+  };
 }
 
 describe('lookup --resume STATE --max-age D', { timeout: 60_000 }, () => {
@@ -85,7 +89,9 @@ describe('lookup --resume STATE --max-age D', { timeout: 60_000 }, () => {
       expect.objectContaining({ line: TURNED + 1, hash: hashOf(TURNED), verdict: 'malicious', source: 'late-av' }),
     ]);
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toContain(`--resume ${state}: ${LINES} answers older than 1d00h (the oldest 2d00h old) asked again`);
+    expect(strict.stderr).toContain(
+      `--resume ${state}: ${LINES} answers older than 1d00h (the oldest 2d00h old) asked again`,
+    );
     expect(strict.stderr).toContain(`${LINES + 5} hashes: 1 block, 0 review, ${LINES + 4} allow`);
 
     // A rerun at once asks nothing, prints nothing, and still counts the block it recorded.
@@ -134,7 +140,14 @@ describe('lookup --resume STATE --max-age D', { timeout: 60_000 }, () => {
       previous: null,
       input: { source: 'file', path: input },
       blockLines: 1024,
-      blocks: [[1, createHash('sha256').update(`${hashOf(1)}\n`).digest('hex')]],
+      blocks: [
+        [
+          1,
+          createHash('sha256')
+            .update(`${hashOf(1)}\n`)
+            .digest('hex'),
+        ],
+      ],
       counts: { allow: 1, block: 0, review: 0 },
       settled: [[1, 1]],
     });

@@ -131,7 +131,11 @@ describe('ResumeState', () => {
     expect(strict.counts).toEqual({ allow: 0, block: 1, review: 0 });
     await flushed();
     strict.close();
-    expect(ResumeState.open(path, INPUT, { maxAgeMs: 1_000, now: NOW }).counts).toEqual({ allow: 0, block: 1, review: 0 });
+    expect(ResumeState.open(path, INPUT, { maxAgeMs: 1_000, now: NOW }).counts).toEqual({
+      allow: 0,
+      block: 1,
+      review: 0,
+    });
   });
 
   it('refuses a state of the version before answer times, answers dated ahead of the clock, and a line twice', () => {
