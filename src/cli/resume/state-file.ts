@@ -1,8 +1,9 @@
 /**
  * The resume room: what `lookup --resume STATE` keeps on disk, and the
  * checks that let a rerun skip a line only when the state proves that the
- * same input line was answered. Imports the input room's digests and the
- * CLI's range set and usage error, nothing else.
+ * same input line was answered, and answered recently enough
+ * (`answered-lines.ts`: each settled line's decision and time). Imports the
+ * input room's digests and the CLI's range set and usage error, nothing else.
  *
  * This file: the snapshot `STATE`, one JSON line and a SHA-256 of it.
  */
