@@ -1,12 +1,16 @@
 /**
- * Batches across machines (issue 24): one `lookup --queue` run of N distinct
- * stored hashes over 1, 2 and 3 `worker` processes of the built CLI, every
- * process on this machine (the service and Redis share its cores, so the
- * figures are per worker: lookups/s each, and CPU per lookup from the
- * workers' own CPU time). Each run uses a fresh Redis, so no verdict is
- * shared between runs.
+ * Batches across machines (issues 24 and 34): the same N distinct stored
+ * hashes looked up by one `lookup --input` process, and by one `lookup
+ * --queue` run over 1 and 3 `worker` processes of the built CLI, every
+ * process on this machine, interleaved round by round. CPU per lookup counts
+ * every process of a contender: the producer and the workers (their own user
+ * + system time), against the one process's. Each queue run uses a fresh
+ * Redis, so no verdict is shared between runs.
  *
- *   npm run build && node --import tsx bench/queue.ts [--lines N] [--quick]
+ *   npm run build && node --import tsx bench/queue.ts [--lines N] [--rounds R] [--latency MS] [--quick]
+ *   … --workers 0,1,3  the contenders (0: one local process)
+ *   … --cli PATH       the built CLI to run (default dist/cli.js)
+ *   … --profile DIR    also writes a --cpu-prof of each process
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -19,26 +23,48 @@ import { startRedisServer } from '../test/helpers/redis-server.js';
 import { BENCH_DIR, QUICK } from './lib/config.js';
 import { machine } from './lib/machine.js';
 import { startServer } from './lib/server.js';
+import { summarize } from './lib/stats.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const argLines = process.argv.indexOf('--lines');
-const LINES = argLines > 0 ? Number(process.argv[argLines + 1]) : QUICK ? 6_000 : 200_000;
-const argRounds = process.argv.indexOf('--rounds');
-const ROUNDS = argRounds > 0 ? Number(process.argv[argRounds + 1]) : QUICK ? 1 : 2;
-const LATENCY_MS = 5;
-const WORKER_COUNTS = [1, 2, 3];
+const flag = (name: string): string | undefined => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+/** `--cli PATH`: another build of the CLI (an earlier commit's, to compare). */
+const CLI = flag('--cli') ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const LINES = Number(flag('--lines') ?? (QUICK ? 6_000 : 100_000));
+const ROUNDS = Number(flag('--rounds') ?? (QUICK ? 1 : 3));
+const LATENCY_MS = Number(flag('--latency') ?? 20);
+const PROFILE = flag('--profile');
+/** What a careful user runs: the worker flags docs/operating.md gives, and a local run with its defaults. */
+const WORKER_FLAGS = ['--concurrency', '64', '--jobs', '2', '-q'];
+/** Contenders (`--workers 0,1,3`): 0 workers is one local `lookup` process. */
+const CONTENDERS = (flag('--workers') ?? '0,1,3').split(',').map(Number);
 
-/** CPU time of a live process so far, in µs (Linux: utime + stime from /proc, in clock ticks of 10 ms). */
-function cpuUs(pid: number): number {
+/** Ticks of CPU time (user + system) so far: of a live process, or (`children`) of this process's reaped children. */
+function cpuTicks(pid: number | 'self', children = false): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  const at = children ? 13 : 11;
+  return Number(fields[at]) + Number(fields[at + 1]);
+}
+/** Clock ticks are 10 ms on Linux. */
+const TICK_US = 10_000;
+
+function run(args: string[], env: NodeJS.ProcessEnv, name: string): ChildProcess {
+  const profile =
+    PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`, `--cpu-prof-name=${name}.cpuprofile`];
+  return spawn(process.execPath, [...profile, CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv, stdout: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', stdout, 'inherit'],
-  });
+const exited = (child: ChildProcess): Promise<number | null> =>
+  new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+
+/** A reaped child's CPU: what this process's children total gained across its life (only it ends meanwhile). */
+async function measured(child: ChildProcess, before: number): Promise<{ code: number | null; cpuUs: number }> {
+  const code = await exited(child);
+  return { code, cpuUs: (cpuTicks('self', true) - before) * TICK_US };
 }
 
 const input = join(tmpdir(), `hashscan-sms-queue-bench-${process.pid}.txt`);
@@ -49,51 +75,107 @@ writeFileSync(
 const service = await startServer(LATENCY_MS);
 const env = { HASHSCAN_API_KEY: service.apiKey, HASHSCAN_BASE_URL: service.url };
 const figures: Array<Record<string, number>> = [];
-try {
-  // Rounds interleaved: each round runs 1, 2 and 3 workers, in an order that turns round by round.
-  const order = Array.from({ length: ROUNDS }, (_, round) =>
-    WORKER_COUNTS.map((_, index) => WORKER_COUNTS[(index + round) % WORKER_COUNTS.length] as number),
-  ).flat();
-  for (const workers of order) {
-    const redis = await startRedisServer();
-    await service.reset();
-    const children = Array.from({ length: workers }, () =>
-      run(['worker', '--queue', redis.url, '--concurrency', '64', '--jobs', '2', '-q'], env),
+
+async function oneProcess(round: number): Promise<Record<string, number>> {
+  const before = cpuTicks('self', true);
+  const started = performance.now();
+  const child = run(['lookup', '--input', input, '-f', 'ndjson', '-q'], env, `local-${round}`);
+  const { code, cpuUs } = await measured(child, before);
+  const wallMs = performance.now() - started;
+  return { workers: 0, exitStatus: code ?? -1, wallMs, producerCpuUs: cpuUs, workerCpuUs: 0 };
+}
+
+async function queued(workers: number, round: number): Promise<Record<string, number>> {
+  const redis = await startRedisServer();
+  try {
+    const children = Array.from({ length: workers }, (_, index) =>
+      run(['worker', '--queue', redis.url, ...WORKER_FLAGS], env, `worker-${workers}-${round}-${index}`),
     );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const before = children.map((child) => cpuUs(child.pid ?? 0));
+    // Workers' CPU from their start: a worker's start-up is part of what a run costs.
+    const before = cpuTicks('self', true);
     const started = performance.now();
     const producer = run(
       ['lookup', '--queue', redis.url, '--input', input, '-f', 'ndjson', '-q', '--chunk-size', '500'],
       env,
+      `producer-${workers}-${round}`,
     );
-    const code = await new Promise<number | null>((resolve) => producer.once('exit', resolve));
+    const { code, cpuUs } = await measured(producer, before);
     const wallMs = performance.now() - started;
-    const used = children.map((child, index) => cpuUs(child.pid ?? 0) - (before[index] ?? 0));
+    const used = children.map((child) => cpuTicks(child.pid ?? 0) * TICK_US);
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => new Promise((resolve) => child.once('exit', resolve))));
-    await redis.stop();
-    const requests = await service.lookups();
-    const row = {
+    await Promise.all(children.map(exited));
+    return {
       workers,
-      round: Math.floor(figures.length / WORKER_COUNTS.length) + 1,
-      lines: LINES,
       exitStatus: code ?? -1,
-      wallMs: Math.round(wallMs),
-      lookupsPerSecond: Math.round(LINES / (wallMs / 1_000)),
-      lookupsPerSecondPerWorker: Math.round(LINES / (wallMs / 1_000) / workers),
-      workerCpuUsPerLookup: Math.round(used.reduce((sum, value) => sum + value, 0) / LINES),
-      requests,
+      wallMs,
+      producerCpuUs: cpuUs,
+      workerCpuUs: used.reduce((sum, value) => sum + value, 0),
     };
-    figures.push(row);
-    console.log(JSON.stringify(row));
+  } finally {
+    await redis.stop();
+  }
+}
+
+try {
+  for (let round = 0; round < ROUNDS; round += 1) {
+    // Interleaved: each round runs every contender, in an order that turns round by round.
+    for (let index = 0; index < CONTENDERS.length; index += 1) {
+      const workers = CONTENDERS[(index + round) % CONTENDERS.length] as number;
+      await service.reset();
+      const measuredRun = workers === 0 ? await oneProcess(round) : await queued(workers, round);
+      const requests = await service.lookups();
+      const { wallMs, producerCpuUs, workerCpuUs } = measuredRun as {
+        wallMs: number;
+        producerCpuUs: number;
+        workerCpuUs: number;
+      };
+      const row = {
+        ...measuredRun,
+        round: round + 1,
+        lines: LINES,
+        wallMs: Math.round(wallMs),
+        lookupsPerSecond: Math.round(LINES / (wallMs / 1_000)),
+        producerCpuS: producerCpuUs / 1e6,
+        workerCpuS: workerCpuUs / 1e6,
+        cpuUsPerLookup: Math.round((producerCpuUs + workerCpuUs) / LINES),
+        requests,
+      };
+      figures.push(row);
+      console.log(JSON.stringify(row));
+    }
   }
 } finally {
   await service.close();
 }
+
+const byContender = CONTENDERS.map((workers) => {
+  const rows = figures.filter((row) => row.workers === workers);
+  const local = figures.filter((row) => row.workers === 0);
+  return {
+    contender: workers === 0 ? 'one process' : `queue, ${workers} worker${workers === 1 ? '' : 's'}`,
+    cpuUsPerLookup: summarize(
+      rows.map((row) => row.cpuUsPerLookup as number),
+      0,
+    ),
+    // Against one process in the same round.
+    cpuRatio: summarize(
+      rows.map(
+        (row) =>
+          (row.cpuUsPerLookup as number) / (local.find((each) => each.round === row.round)?.cpuUsPerLookup as number),
+      ),
+      2,
+    ),
+    lookupsPerSecond: summarize(
+      rows.map((row) => row.lookupsPerSecond as number),
+      0,
+    ),
+  };
+});
+console.log(JSON.stringify(byContender, null, 2));
 const file = QUICK ? `${BENCH_DIR}.tmp/results.queue.json` : `${BENCH_DIR}results.queue.json`;
 await mkdir(dirname(file), { recursive: true });
 await writeFile(
   file,
-  `${JSON.stringify({ machine: machine(), latencyMs: LATENCY_MS, note: 'shared 2-core machine: service, Redis, producer and workers on the same cores; noisy', figures }, null, 2)}\n`,
+  `${JSON.stringify({ machine: machine(), latencyMs: LATENCY_MS, workerFlags: WORKER_FLAGS, note: 'shared 2-core machine: service, Redis, producer and workers on the same cores; noisy', summary: byContender, figures }, null, 2)}\n`,
 );

@@ -1,3 +1,4 @@
+import { type DurationRange, durationText } from '../config/duration.js';
 import { type WholeRange, wholeNumberText } from '../config/numbers.js';
 import { ConfigurationError, HashScanClient, type Logger, SmsClient } from '../index.js';
 import type { Observer } from '../observe/events.js';
@@ -40,8 +41,17 @@ function dispatcher(connections: number): Agent {
 
 /** A whole-number flag, checked by the validator the clients use; a bad one is a usage error. */
 export function flagNumber(value: string | undefined, flag: string, range: WholeRange): number | undefined {
+  return asUsageError(() => wholeNumberText(value, `--${flag}`, range));
+}
+
+/** A duration flag (`90s`, `15m`, `12h`, `7d`; bare digits are ms), in ms; a bad one is a usage error. */
+export function flagDuration(value: string | undefined, flag: string, range: DurationRange): number | undefined {
+  return asUsageError(() => durationText(value, `--${flag}`, range));
+}
+
+function asUsageError<T>(check: () => T): T {
   try {
-    return wholeNumberText(value, `--${flag}`, range);
+    return check();
   } catch (error) {
     if (error instanceof ConfigurationError) throw new UsageError(error.message.replace(': ', ' '));
     throw error;

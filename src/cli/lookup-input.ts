@@ -1,14 +1,43 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { flagDuration } from './config.js';
 import { type HashLine, hashListBytes, MAX_LINE_BYTES, parseHashLine, readInput } from './hash-lines.js';
 import { BlockDigests } from './input/block-digests.js';
 import { byteLines, type RawLine } from './input/byte-lines.js';
 import type { Io } from './io.js';
-import type { Progress } from './progress.js';
-import { ResumeState } from './resume/resume-state.js';
+import { counted } from './tally.js';
+import { duration, type Progress } from './progress.js';
+import { type Freshness, RESUME_MAX_AGE_LIMIT_MS, RESUME_MAX_AGE_MS, ResumeState } from './resume/resume-state.js';
 import type { InputSource } from './resume/state-file.js';
 import { verifiedLines } from './resume/verified-lines.js';
 import { UsageError } from './usage-error.js';
+
+/** `--resume STATE`, and the freshness its recorded answers must have to be skipped. */
+export interface ResumeOptions {
+  readonly path: string;
+  readonly freshness: Freshness;
+}
+
+/** `--resume STATE` and `--max-age D` as flags: `--max-age` means nothing without a state (or `--queue`). */
+export function resumeOptions(
+  path: string | undefined,
+  maxAge: string | undefined,
+  now: number,
+): ResumeOptions | undefined {
+  const maxAgeMs = flagDuration(maxAge, 'max-age', { minMs: 1_000, maxMs: RESUME_MAX_AGE_LIMIT_MS });
+  if (path === undefined) {
+    if (maxAgeMs !== undefined) throw new UsageError('lookup: --max-age applies to --resume STATE or --queue URL');
+    return undefined;
+  }
+  return { path, freshness: { maxAgeMs: maxAgeMs ?? RESUME_MAX_AGE_MS, now } };
+}
+
+/** What a resumed run says of the recorded answers it asks again, being too old to print. */
+export function staleNote(path: string, state: ResumeState | undefined, maxAgeMs: number): string | undefined {
+  const stale = state?.stale;
+  if (stale === undefined) return undefined;
+  return `hashscan-sms: --resume ${path}: ${counted(stale.lines, 'answer')} older than ${duration(maxAgeMs / 1_000)} (the oldest ${duration(stale.oldestMs / 1_000)} old) asked again`;
+}
 
 /** The lines `lookup` has to settle, and the resume state they are checked against. */
 export interface LookupInput {
@@ -27,7 +56,7 @@ export interface LookupInput {
 export async function openLookupInput(
   positionals: readonly string[],
   input: string | undefined,
-  resumePath: string | undefined,
+  resume: ResumeOptions | undefined,
   io: Io,
   progress: Progress,
 ): Promise<LookupInput> {
@@ -61,15 +90,15 @@ export async function openLookupInput(
   }
   // Digests (--resume) are of the list without its UTF-8 byte order mark: with or without one, it is the same list.
   const list = hashListBytes(toAsync(bytes), what);
-  if (resumePath === undefined) {
+  if (resume === undefined) {
     return { lines: hashLines(byteLines(list, MAX_LINE_BYTES), undefined), state: undefined, readSoFar };
   }
-  const state = ResumeState.open(resumePath, source);
+  const state = ResumeState.open(resume.path, source, resume.freshness);
   const digests = new BlockDigests(
     (digest) => state.noteDigest(digest),
     (block) => state.recorded(block),
   );
-  const raw = verifiedLines(byteLines(list, MAX_LINE_BYTES, digests), digests, state, resumePath);
+  const raw = verifiedLines(byteLines(list, MAX_LINE_BYTES, digests), digests, state, resume.path);
   return { lines: hashLines(raw, state), state, readSoFar: () => digests.prefix() };
 }
 

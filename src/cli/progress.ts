@@ -82,10 +82,12 @@ export class Progress {
   }
 }
 
-function duration(seconds: number): string {
+/** A span of time for people: `42s`, `5m07s`, `3h05m`, `2d04h`. */
+export function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';
   const s = Math.round(seconds);
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${`${s % 60}`.padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${`${Math.floor((s % 3600) / 60)}`.padStart(2, '0')}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h${`${Math.floor((s % 3600) / 60)}`.padStart(2, '0')}m`;
+  return `${Math.floor(s / 86_400)}d${`${Math.floor((s % 86_400) / 3600)}`.padStart(2, '0')}h`;
 }

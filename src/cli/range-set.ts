@@ -75,6 +75,21 @@ export class RangeSet {
     }
   }
 
+  /** Removes `n` (a line asked again once its answer grew old), splitting its range if it was inside one. */
+  delete(n: number): void {
+    const i = this.#find(n + 1);
+    const range = this.#ranges[i];
+    if (range === undefined || n < range[0] || n > range[1]) return;
+    this.#size -= 1;
+    if (range[0] === range[1]) this.#ranges.splice(i, 1);
+    else if (n === range[0]) range[0] = n + 1;
+    else if (n === range[1]) range[1] = n - 1;
+    else {
+      this.#ranges.splice(i + 1, 0, [n + 1, range[1]]);
+      range[1] = n - 1;
+    }
+  }
+
   toJSON(): [number, number][] {
     return this.#ranges.map(([start, end]) => [start, end]);
   }

@@ -58,7 +58,7 @@ describe('lookup reads lines in bounded memory', { timeout: 60_000 }, () => {
 });
 
 describe('--resume skips only what the state proves', { timeout: 60_000 }, () => {
-  it('refuses a state whose settled lines outnumber its counts (a hit behind them is never skipped)', async () => {
+  it('refuses a state edited to settle lines it never read (a hit behind them is never skipped)', async () => {
     const input = join(dir, 'forged.txt');
     const state = join(dir, 'forged.state');
     await writeFile(input, `${list(0, 100).join('\n')}\n`);
@@ -69,7 +69,8 @@ describe('--resume skips only what the state proves', { timeout: 60_000 }, () =>
     grown[249] = EICAR_RECORD.sha256;
     await writeFile(input, `${grown.join('\n')}\n`);
     await forge(state, (snapshot) => {
-      snapshot.settled = [[1, 300]];
+      const at = (snapshot.answers as [number][])[0]?.[0];
+      snapshot.answers = [[at, [[1, 300]], [], []]];
     });
     const run = await runCli(args, { env });
     expect(run.code).toBe(64);

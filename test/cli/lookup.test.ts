@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EICAR_RECORD, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { savedAnswers } from './resume/saved-state.js';
 import { csvRecords, parseNdjson, runCli, startCli } from './run-cli.js';
 import { runMain } from './run-main.js';
 
@@ -125,8 +126,7 @@ describe.each(MODES)('hashscan-sms lookup ($mode)', { timeout: 30_000 }, ({ mode
       .sort((a, b) => a - b);
     expect(lines).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(second.stderr).toContain('40 hashes: 0 block, 0 review, 40 allow');
-    const saved = JSON.parse((await readFile(state, 'utf8')).split('\n')[0] as string);
-    expect(saved).toMatchObject({ format: 'hashscan-sms-resume', settled: [[1, 40]] });
+    expect(await savedAnswers(state)).toEqual({ settled: [[1, 40]], counts: { allow: 40, block: 0, review: 0 } });
 
     // A third run has nothing left to ask.
     const third = await cli(args, { env });

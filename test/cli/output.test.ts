@@ -165,6 +165,28 @@ describe('RangeSet', () => {
     );
   });
 
+  it('deletes like a Set, keeping the smallest form and the size', () => {
+    const op = fc.record({ add: fc.boolean(), n: fc.nat({ max: 60 }) });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+        const set = new RangeSet();
+        const reference = new Set<number>();
+        for (const { add, n } of ops) {
+          if (add) {
+            set.add(n);
+            reference.add(n);
+          } else {
+            set.delete(n);
+            reference.delete(n);
+          }
+        }
+        expect(set.size).toBe(reference.size);
+        for (let n = 0; n <= 61; n += 1) expect(set.has(n)).toBe(reference.has(n));
+        expect(RangeSet.parse(set.toJSON())?.size).toBe(reference.size);
+      }),
+    );
+  });
+
   it('refuses malformed ranges', () => {
     expect(RangeSet.parse([[3, 1]])).toBeUndefined();
     expect(

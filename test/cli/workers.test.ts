@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EICAR_RECORD, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { savedAnswers } from './resume/saved-state.js';
 import { parseNdjson, runCli } from './run-cli.js';
 
 const hashOf = (n: number): string => createHash('sha256').update(`worker file ${n}`).digest('hex');
@@ -40,9 +41,7 @@ describe('--workers N', { timeout: 60_000 }, () => {
     expect(rows.find((row) => row.line === 4322)).toMatchObject({ verdict: 'malicious', decision: 'block' });
     expect(sandbox.requests.length - before).toBe(5000);
     expect(run.stderr).toContain('5000 hashes: 1 block, 0 review, 4999 allow');
-    expect(JSON.parse((await readFile(state, 'utf8')).split('\n')[0] as string)).toMatchObject({
-      settled: [[1, 5000]],
-    });
+    expect(await savedAnswers(state)).toEqual({ settled: [[1, 5000]], counts: { allow: 4999, block: 1, review: 0 } });
     const again = await runCli(['lookup', '-f', 'ndjson', '--workers', '3', '--input', input, '--resume', state], {
       env,
     });

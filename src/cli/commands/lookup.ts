@@ -5,7 +5,7 @@ import { flagNumber } from '../config.js';
 import { type HashLine, MAX_LINE_BYTES } from '../hash-lines.js';
 import { Diagnostics, flushed } from '../io.js';
 import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
-import { openLookupInput } from '../lookup-input.js';
+import { openLookupInput, resumeOptions, staleNote } from '../lookup-input.js';
 import { prepareLookups } from '../lookups/lookups.js';
 import { InputOrder, ORDER_WINDOW } from '../lookups/result-order.js';
 import { nameCells } from '../names.js';
@@ -46,6 +46,9 @@ Input:
   --resume STATE        checkpoint in STATE (and STATE.journal): a rerun with the
                         same input and STATE skips what was answered and asks again
                         only what was not (failed lookups included)
+  --max-age D           with --resume: a line answered longer ago than D (90s, 15m,
+                        12h, 7d) is asked again, its old answer neither printed nor
+                        counted (default 1d)
 
 Order:
   --order input|completion
@@ -83,10 +86,13 @@ export const lookupCommand: Command = {
     const workers = flagNumber(values.workers, 'workers', { min: 1, max: 64 }) ?? 1;
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
-    const { lines, state, readSoFar } = await openLookupInput(positionals, values.input, values.resume, io, progress);
+    const resume = resumeOptions(values.resume, values['max-age'], Date.now());
+    const { lines, state, readSoFar } = await openLookupInput(positionals, values.input, resume, io, progress);
+    const stale = resume === undefined ? undefined : staleNote(resume.path, state, resume.freshness.maxAgeMs);
     // Results not kept in the state file (all of them without --resume).
     const own: DecisionTally = { allow: 0, block: 0, review: 0 };
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
+    if (stale !== undefined && values.quiet !== true) diagnostics.line(stale);
     const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
       (error: unknown) => {
         state?.close();
@@ -102,8 +108,9 @@ export const lookupCommand: Command = {
       progress.clear();
       const row = { line: line.line, hash: line.hash, ...(line.name && nameCells('name', line.name)), ...cells };
       if (state !== undefined && settled) {
+        const answeredAt = Date.now();
         // Journaled only once printed: a kill in between prints it again on resume, never loses it.
-        writer.write(row, () => state.record(line.line, decision, readSoFar));
+        writer.write(row, () => state.record(line.line, decision, answeredAt, readSoFar));
       } else {
         writer.write(row);
         own[decision] += 1;

@@ -32,6 +32,9 @@ export async function openFleet(
   return {
     fleet: { redis },
     close: async () => {
+      // QUIT goes after the commands still in the auto-pipeline (cache entries of the last answers); bounded.
+      const quit = redis.quit().catch(() => undefined);
+      await Promise.race([quit, new Promise((wake) => setTimeout(wake, 1_000).unref())]);
       redis.disconnect();
     },
   };

@@ -1,7 +1,8 @@
+import { durationLabel } from '../../config/duration.js';
 import type { DecisionPolicy } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import type { CommandContext } from '../command.js';
-import { flagNumber } from '../config.js';
+import { flagDuration, flagNumber } from '../config.js';
 import { Diagnostics } from '../io.js';
 import type { Format } from '../output/index.js';
 import { UsageError } from '../usage-error.js';
@@ -25,8 +26,9 @@ export const QUEUE_HELP = `Across machines (BullMQ; needs the optional packages 
   --run-id ID           the run's id (default: from a digest of the input); a second
                         producer with the same id and input resumes the run
   --chunk-size N        lines per chunk job (default ${DEFAULT_CHUNK_SIZE})
-  --max-age MS          a recorded result older than this is asked again, never printed
-                        (default ${RECORD_MAX_AGE_MS}: the client cache's lifetime)
+  --max-age D           with --queue: a recorded result older than D (90s, 15m; bare
+                        digits are ms) is asked again, never printed (default
+                        ${durationLabel(RECORD_MAX_AGE_MS)}: the client cache's lifetime)
   Results are sealed by the workers and checked here with HASHSCAN_QUEUE_SECRET, else
   the API key: give the producer the same one as the workers. A result answered before
   the run, or sealed with another key, is asked again. Redis restarted empty: the lost
@@ -67,7 +69,7 @@ export function queuedLookup(
       quiet: values.quiet === true,
       wide: values.wide === true,
       secret: queueSecret(values, context.io.env),
-      maxAgeMs: flagNumber(values['max-age'], 'max-age', { min: 1_000, max: RUN_TTL_MS }) ?? RECORD_MAX_AGE_MS,
+      maxAgeMs: flagDuration(values['max-age'], 'max-age', { minMs: 1_000, maxMs: RUN_TTL_MS }) ?? RECORD_MAX_AGE_MS,
       redisDownMs: REDIS_DOWN_MS,
     },
     diagnostics,

@@ -16,8 +16,10 @@ import {
   RUN_TTL_MS,
   resultsKey,
 } from './queue-room.js';
+import { RecordWrites } from './record-writes.js';
 import { connectQueue, EXIT_UNAVAILABLE, redisUrl } from './redis-connection.js';
 import { keyId, queueSecret, runKey, sealRecord } from './seal.js';
+import { WorkerLog } from './worker-log.js';
 
 const OPTIONS = {
   ...CONNECTION_OPTIONS,
@@ -101,7 +103,9 @@ async function processChunk(
     readonly concurrency: number;
     readonly mask: SecretMask;
     readonly secret: string;
-    readonly refused: (runId: string) => void;
+    readonly log: WorkerLog;
+    /** BullMQ moved the job back from a worker whose lock expired. */
+    readonly takenOver: boolean;
   },
 ): Promise<number> {
   const { concurrency, mask, secret } = settings;
@@ -111,7 +115,7 @@ async function processChunk(
   const seal = runKey(secret, runId, nonce);
   const id = keyId(secret);
   if (parsed.data.keyId !== id) {
-    settings.refused(runId);
+    settings.log.refused(runId);
     throw new Error(
       `${KEY_MISMATCH}: this worker's HASHSCAN_QUEUE_SECRET (else its API key) is not the producer's: chunk refused`,
     );
@@ -119,17 +123,17 @@ async function processChunk(
   const key = resultsKey(runId, chunk);
   const recorded = new Set((await redis.hkeys(key)).map(Number));
   const todo = lines.filter((line) => !recorded.has(line.line));
-  const writes: Array<Promise<unknown>> = [];
+  if (settings.takenOver) settings.log.takenOver(runId, chunk, lines.length - todo.length, lines.length);
+  const writes = new RecordWrites(redis, key);
   for await (const outcome of client.scanIterable(
     todo.map((line) => line.hash),
     { concurrency },
   )) {
     const line = todo[outcome.index] as ChunkJob['lines'][number];
     const json = JSON.stringify(recordOf(line, outcome, mask));
-    writes.push(redis.hsetnx(key, String(line.line), sealRecord(seal, id, chunk, line.line, json)));
+    writes.add(String(line.line), sealRecord(seal, id, chunk, line.line, json));
   }
-  writes.push(redis.pexpire(key, RUN_TTL_MS));
-  await Promise.all(writes);
+  await writes.done(RUN_TTL_MS);
   return todo.length;
 }
 
@@ -159,18 +163,18 @@ export const workerCommand: Command = {
       redis.disconnect();
       throw error;
     });
-    const refusedRuns = new Set<string>();
-    const refused = (runId: string): void => {
-      if (refusedRuns.has(runId) || refusedRuns.size >= 1_000) return;
-      refusedRuns.add(runId);
-      diagnostics.line(
-        `hashscan-sms: worker ${process.pid}: run ${runId} was queued with another key: this worker's HASHSCAN_QUEUE_SECRET (else its API key) must be the producer's; its chunks are left to other workers`,
-      );
-    };
+    const log = new WorkerLog(diagnostics, process.pid);
+    log.watch(redis);
     const worker = new Worker(
       QUEUE_NAME,
       (job) =>
-        processChunk(job.data, connection.client, redis, { concurrency, mask: diagnostics.secrets, secret, refused }),
+        processChunk(job.data, connection.client, redis, {
+          concurrency,
+          mask: diagnostics.secrets,
+          secret,
+          log,
+          takenOver: job.stalledCounter > 0,
+        }),
       {
         connection: redis,
         prefix: QUEUE_PREFIX,
@@ -186,6 +190,7 @@ export const workerCommand: Command = {
       if (signal.aborted) resolve();
       else signal.addEventListener('abort', () => resolve(), { once: true });
     });
+    log.stop();
     // The chunks in hand are finished if that is quick; else they are handed back (their lines recorded so far stay).
     const closing = worker.close();
     const late = await Promise.race([closing.then(() => false), new Promise((wake) => setTimeout(wake, 5_000, true))]);

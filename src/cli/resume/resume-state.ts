@@ -1,26 +1,41 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { BLOCK_LINES, type BlockDigest } from '../input/block-digests.js';
-import { RangeSet } from '../range-set.js';
+import type { RangeSet } from '../range-set.js';
 import { UsageError } from '../usage-error.js';
-import { type Decision, digestLine, journalHeader, parseJournal, settledLine } from './journal.js';
-import {
-  coveredLines,
-  type DecisionCounts,
-  describeSource,
-  type InputSource,
-  parseSnapshot,
-  serializeSnapshot,
-} from './state-file.js';
+import { AnsweredLines, type Decision, type DecisionCounts } from './answered-lines.js';
+import { digestLine, journalHeader, parseJournal, settledLine, timeLine } from './journal.js';
+import { coveredLines, describeSource, type InputSource, parseSnapshot, serializeSnapshot } from './state-file.js';
 
 /** Snapshot the journal into the state file this often, so the journal stays short. */
 const COMPACT_EVERY = 50_000;
+/** Without `--max-age`, a recorded answer is skipped for a day: a daily re-check asks everything again. */
+export const RESUME_MAX_AGE_MS = 86_400_000;
+/** The longest `--max-age` a resume state takes. */
+export const RESUME_MAX_AGE_LIMIT_MS = 3_650 * 86_400_000;
+/** A state may be dated this far ahead of this machine's clock (another machine's, or a clock set back). */
+const CLOCK_SKEW_MS = 300_000;
+
+/** Which recorded answers a run may skip: those answered at most `maxAgeMs` before `now` (both ms). */
+export interface Freshness {
+  readonly maxAgeMs: number;
+  readonly now: number;
+}
+
+/** Settled lines too old to skip: asked again by this run. */
+export interface StaleAnswers {
+  readonly lines: number;
+  /** Age of the oldest of them, ms. */
+  readonly oldestMs: number;
+}
 
 /**
  * The checkpoint of `lookup --resume STATE`: which input lines are settled
  * (answered, or invalid: asking again would not change them), their
- * decisions, and digests of the input they were read from. A failed lookup
- * is not settled, so a resumed run asks again.
+ * decisions, when each was answered, and digests of the input they were
+ * read from. A failed lookup is not settled, so a resumed run asks again;
+ * so is a line answered longer ago than the run's maximum age, and its old
+ * answer is neither printed nor counted.
  *
  * Two files: `STATE`, a checksummed snapshot replaced atomically (written to
  * a temporary file, then renamed over it), and `STATE.journal`, bound to that
@@ -35,13 +50,19 @@ const COMPACT_EVERY = 50_000;
  * must all hold; anything else is refused with exit 64.
  */
 export class ResumeState {
-  readonly counts: DecisionCounts;
+  /** Settled lines too old to skip, if any. */
+  readonly stale: StaleAnswers | undefined;
   readonly #path: string;
   readonly #input: InputSource;
-  readonly #settled: RangeSet;
+  readonly #answers: AnsweredLines;
+  /** Lines answered recently enough to skip (seconds since the epoch, at or after `#since`). */
+  readonly #fresh: RangeSet;
+  readonly #since: number;
   readonly #blocks: BlockDigest[];
   readonly #journal: number;
   #id: string;
+  /** The time the journal's last `t` record set, since its header. */
+  #journaledAt: number | undefined;
   #pending = '';
   #scheduled = false;
   #sinceCompaction = 0;
@@ -51,19 +72,29 @@ export class ResumeState {
   private constructor(
     path: string,
     input: InputSource,
-    found: { id: string; blocks: BlockDigest[]; counts: DecisionCounts; settled: RangeSet },
+    found: { id: string; blocks: BlockDigest[]; answers: AnsweredLines },
+    freshness: Freshness,
   ) {
     this.#path = path;
     this.#input = input;
     this.#id = found.id;
     this.#blocks = found.blocks;
-    this.counts = found.counts;
-    this.#settled = found.settled;
+    this.#answers = found.answers;
+    // A line answered at second `at` is at least `now - at - 1 s` old: skipped only if `at` is at or after this.
+    this.#since = Math.ceil((freshness.now - freshness.maxAgeMs) / 1_000);
+    this.#fresh = found.answers.since(this.#since);
+    const older = found.answers.older(this.#since);
+    this.stale =
+      older.oldest === undefined ? undefined : { lines: older.lines, oldestMs: freshness.now - older.oldest * 1_000 };
     this.#journal = openSync(`${path}.journal`, 'a');
   }
 
-  /** Loads and checks `path` and its journal (a missing state starts afresh), then compacts them. */
-  static open(path: string, input: InputSource): ResumeState {
+  /**
+   * Loads and checks `path` and its journal (a missing state starts afresh),
+   * then compacts them. Lines answered more than `freshness.maxAgeMs` ago
+   * are not settled for this run; answers dated ahead of the clock are refused.
+   */
+  static open(path: string, input: InputSource, freshness: Freshness): ResumeState {
     const refuse = (why: string): UsageError =>
       new UsageError(`--resume ${path} cannot be trusted (${why}); use a new state file`);
     const text = readOptional(path);
@@ -71,15 +102,18 @@ export class ResumeState {
     if (journal.problem !== undefined) throw refuse(`its journal: ${journal.problem}`);
     if (text === undefined) {
       if (journal.id !== undefined) throw refuse('a journal without its state file');
-      const fresh = { id: newId(), blocks: [], counts: { allow: 0, block: 0, review: 0 }, settled: new RangeSet() };
-      const state = new ResumeState(path, input, fresh);
+      const state = new ResumeState(
+        path,
+        input,
+        { id: newId(), blocks: [], answers: AnsweredLines.empty() },
+        freshness,
+      );
       state.checkpoint();
       return state;
     }
     const snapshot = parseSnapshot(text, path);
     const blocks = [...snapshot.blocks];
-    const counts = { ...snapshot.counts };
-    const settled = snapshot.settled;
+    const answers = snapshot.answers;
     // A journal of the snapshot before (a kill between its rename and the journal's reset) is already in it.
     if (journal.id !== undefined && journal.id !== snapshot.previous) {
       if (journal.id !== snapshot.id) throw refuse('its journal belongs to another state');
@@ -90,14 +124,25 @@ export class ResumeState {
           continue;
         }
         if (record.line > coveredLines(blocks)) throw refuse(`its journal settles line ${record.line} of unread input`);
-        if (settled.has(record.line)) throw refuse(`its journal settles line ${record.line} twice`);
-        settled.add(record.line);
-        counts[record.decision] += 1;
+        // A line settled before may be settled again only by a later answer (it was asked again, being old).
+        if ((answers.answeredAt(record.line) ?? 0) > record.at) {
+          throw refuse(`its journal settles line ${record.line} twice`);
+        }
+        answers.add(record.line, record.decision, record.at);
       }
     }
-    const state = new ResumeState(path, input, { id: snapshot.id, blocks, counts, settled });
+    const ahead = (answers.latest ?? 0) * 1_000 - freshness.now;
+    if (ahead > CLOCK_SKEW_MS) {
+      throw refuse(`it holds answers dated ${Math.round(ahead / 1_000)} s ahead of this machine's clock`);
+    }
+    const state = new ResumeState(path, input, { id: snapshot.id, blocks, answers }, freshness);
     state.checkpoint();
     return state;
+  }
+
+  /** Settled inputs by decision that this run skips (answered within the maximum age), and those it settled. */
+  get counts(): DecisionCounts {
+    return this.#answers.counts(this.#since);
   }
 
   /** The recorded digest of block `block` (what the input read now must match), if any. */
@@ -115,9 +160,9 @@ export class ResumeState {
     return describeSource(this.#input);
   }
 
-  /** Whether input line `line` was settled by this or an earlier run. */
+  /** Whether input line `line` was settled by this run, or by an earlier one within the maximum age. */
   isSettled(line: number): boolean {
-    return this.#settled.has(line);
+    return this.#fresh.has(line);
   }
 
   /** A digest of input read (a full block, or the part of one a settled line needs): journaled if it adds to what is known. */
@@ -130,20 +175,24 @@ export class ResumeState {
   }
 
   /**
-   * Records a settled line: call it once its result was handed to the
-   * operating system. `readSoFar` gives the digest of the block being read,
-   * for a line settled before its block is complete.
+   * Records a settled line, answered at `answeredAt` (ms since the epoch):
+   * call it once its result was handed to the operating system. `readSoFar`
+   * gives the digest of the block being read, for a line settled before its
+   * block is complete.
    */
-  record(line: number, decision: Decision, readSoFar: () => BlockDigest | undefined): void {
-    if (this.#settled.has(line) || this.#refused || this.#closed) return;
+  record(line: number, decision: Decision, answeredAt: number, readSoFar: () => BlockDigest | undefined): void {
+    if (this.#fresh.has(line) || this.#refused || this.#closed) return;
     if (line > this.coveredLines) {
       const digest = readSoFar();
       if (digest !== undefined) this.noteDigest(digest);
       if (line > this.coveredLines) return; // cannot be proven: asked again next time
     }
+    const at = Math.floor(answeredAt / 1_000);
+    if (at !== this.#journaledAt) this.#append(timeLine(this.#id, at));
+    this.#journaledAt = at;
     this.#append(settledLine(this.#id, line, decision));
-    this.#settled.add(line);
-    this.counts[decision] += 1;
+    this.#answers.add(line, decision, at, this.#since);
+    this.#fresh.add(line);
     this.#sinceCompaction += 1;
     if (this.#sinceCompaction >= COMPACT_EVERY) this.checkpoint();
   }
@@ -175,14 +224,14 @@ export class ResumeState {
     if (this.#refused) return;
     // What is pending is in memory, so in the snapshot: dropped, not written under the old id.
     this.#pending = '';
+    this.#journaledAt = undefined;
     const id = newId();
     const text = serializeSnapshot({
       id,
       previous: this.#id,
       input: this.#input,
       blocks: this.#blocks,
-      counts: this.counts,
-      settled: this.#settled,
+      answers: this.#answers,
     });
     const temporary = `${this.#path}.${process.pid}.tmp`;
     writeFileSync(temporary, text);

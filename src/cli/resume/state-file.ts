@@ -1,25 +1,20 @@
 /**
  * The resume room: what `lookup --resume STATE` keeps on disk, and the
  * checks that let a rerun skip a line only when the state proves that the
- * same input line was answered. Imports the input room's digests and the
- * CLI's range set and usage error, nothing else.
+ * same input line was answered, and answered recently enough
+ * (`answered-lines.ts`: each settled line's decision and time). Imports the
+ * input room's digests and the CLI's range set and usage error, nothing else.
  *
  * This file: the snapshot `STATE`, one JSON line and a SHA-256 of it.
  */
 import { createHash } from 'node:crypto';
 import { BLOCK_LINES, type BlockDigest } from '../input/block-digests.js';
-import { RangeSet } from '../range-set.js';
 import { UsageError } from '../usage-error.js';
+import { AnsweredLines } from './answered-lines.js';
 
 const FORMAT = 'hashscan-sms-resume';
-const VERSION = 2;
-
-/** Settled inputs by decision, over every run of the same state file. */
-export interface DecisionCounts {
-  allow: number;
-  block: number;
-  review: number;
-}
+/** 3: every settled line with its decision and the time it was answered (2 kept counts only, and no time). */
+const VERSION = 3;
 
 /** Where the input came from: shown in messages only (the block digests are what identify it). */
 export type InputSource =
@@ -36,8 +31,8 @@ export interface Snapshot {
   readonly input: InputSource;
   /** Digests of the input read, block by block (every block full but the last). */
   readonly blocks: readonly BlockDigest[];
-  readonly counts: DecisionCounts;
-  readonly settled: RangeSet;
+  /** Settled lines, by decision and time of answer. */
+  readonly answers: AnsweredLines;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -53,8 +48,7 @@ export function serializeSnapshot(snapshot: Snapshot): string {
     input: snapshot.input,
     blockLines: BLOCK_LINES,
     blocks: snapshot.blocks.map((block) => [block.lines, block.digest]),
-    counts: snapshot.counts,
-    settled: snapshot.settled,
+    answers: snapshot.answers,
   });
   return `${body}\nsha256 ${createHash('sha256').update(body).digest('hex')}\n`;
 }
@@ -74,7 +68,11 @@ export function parseSnapshot(text: string, path: string): Snapshot {
     throw refuse('not JSON');
   }
   const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-  if (record.format !== FORMAT || record.version !== VERSION) throw refuse('not a state file of this version');
+  if (record.format !== FORMAT) throw refuse('not a hashscan-sms state file');
+  if (record.version === 2) {
+    throw refuse('written by an earlier version, without the time of each answer, so their age cannot be proven');
+  }
+  if (record.version !== VERSION) throw refuse('not a state file of this version');
   if (typeof record.id !== 'string' || !ID.test(record.id)) throw refuse('no id');
   const previous = record.previous;
   if (previous !== null && (typeof previous !== 'string' || !ID.test(previous))) throw refuse('bad previous id');
@@ -83,19 +81,9 @@ export function parseSnapshot(text: string, path: string): Snapshot {
   if (blocks === undefined) throw refuse('bad input digests');
   const input = parseSource(record.input);
   if (input === undefined) throw refuse('bad input description');
-  const counts = parseCounts(record.counts);
-  const settled = RangeSet.parse(record.settled);
-  if (counts === undefined || settled === undefined) throw refuse('bad counts or settled lines');
-  if (counts.allow + counts.block + counts.review !== settled.size) {
-    throw refuse(
-      `its counts add up to ${counts.allow + counts.block + counts.review}, its settled lines to ${settled.size}`,
-    );
-  }
-  const covered = coveredLines(blocks);
-  if (settled.min !== undefined && (settled.min < 1 || (settled.max ?? 0) > covered)) {
-    throw refuse('settled lines beyond the input it recorded');
-  }
-  return { id: record.id, previous, input, blocks, counts, settled };
+  const answers = AnsweredLines.parse(record.answers, coveredLines(blocks));
+  if (answers === undefined) throw refuse('bad settled lines or times, or settled lines beyond the input it recorded');
+  return { id: record.id, previous, input, blocks, answers };
 }
 
 /** Lines covered by block digests (all full but the last). */
@@ -125,13 +113,6 @@ function parseSource(value: unknown): InputSource | undefined {
   if (source === 'file' && typeof path === 'string') return { source, path };
   if (source === 'stdin' || source === 'args') return { source };
   return undefined;
-}
-
-function parseCounts(value: unknown): DecisionCounts | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { allow, block, review } = value as Record<string, unknown>;
-  const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
-  return isCount(allow) && isCount(block) && isCount(review) ? { allow, block, review } : undefined;
 }
 
 /** A short description of a source, for messages. */

@@ -89,6 +89,10 @@ describeWithRedis('lookup --queue and worker: batches across machines on BullMQ'
     workers[2]?.kill('SIGTERM');
     const ends = await Promise.all(finished);
     expect(ends.map((end) => end.signal ?? end.code)).toEqual(['SIGKILL', 0, 0]);
+    // The chunk of the killed worker went to another, which said so (with -q too).
+    expect(`${ends[1]?.stderr}${ends[2]?.stderr}`).toMatch(
+      /^hashscan-sms: worker \d+: run \w+: chunk \d+ taken over from a worker that stopped \(\d+ of 200 lines recorded before\)$/m,
+    );
   }, 90_000);
 
   it('--redis on lookup shares verdicts between runs, lookup threads included; a Redis that does not answer leaves the run on its own', async () => {

@@ -215,7 +215,11 @@ describeWithRedis('lookup --queue against a hostile or restarted Redis', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('enqueued again');
     for (const worker of workers) worker.kill('SIGTERM');
-    await Promise.all(stopped);
+    // Each worker said, as the producer does, that Redis went away and came back (with -q too).
+    for (const { stderr } of await Promise.all(stopped)) {
+      expect(stderr).toMatch(/^hashscan-sms: worker \d+: Redis does not answer \([\w ]+\); waiting for it$/m);
+      expect(stderr).toMatch(/^hashscan-sms: worker \d+: Redis answers again$/m);
+    }
   }, 120_000);
 
   it('Redis killed for good: the producer says so at once and stops with exit 2 instead of waiting', async () => {
@@ -245,6 +249,8 @@ describeWithRedis('lookup --queue against a hostile or restarted Redis', () => {
     const rows = ndjsonRows(run.stdout);
     expect(rows.map((row) => row.line)).toEqual(list.slice(0, rows.length).map((_, i) => i + 1));
     worker.kill('SIGKILL');
-    await stopped;
+    expect((await stopped).stderr).toMatch(
+      /^hashscan-sms: worker \d+: Redis does not answer \([\w ]+\); waiting for it$/m,
+    );
   }, 120_000);
 });
