@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, ftruncateSync, openSync } from 'node:fs';
+
+/** How the second process changes the file once it has seen it being read. */
+export type Mutation = 'truncate' | 'append' | 'rewrite';
+
+/** A sparse file of `size` bytes (zeros that cost no disk), for a read long enough to be changed under. */
+export function sparseFile(path: string, size: number): void {
+  const fd = openSync(path, 'w');
+  try {
+    ftruncateSync(fd, size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The second process: told a reader's pid on stdin, it polls that process's
+ * open descriptors (`/proc/<pid>/fd`) for `file` and their offsets
+ * (`/proc/<pid>/fdinfo`), and changes the file once the reader is past its
+ * first read and before its middle: a real read in progress, in another
+ * process, not a hook in the reader. It prints the offset it acted at, or
+ * `missed` when it first saw the reader already past the middle (the test
+ * then tries again: that run proves nothing either way).
+ */
+const MUTATOR = String.raw`
+const fs = require('node:fs');
+const [file, mode] = process.argv.slice(1);
+const size = fs.statSync(file).size;
+const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
+let input = '';
+process.stdout.write('ready\n');
+process.stdin.setEncoding('utf8').on('data', (chunk) => {
+  input += chunk;
+  if (!input.includes('\n')) return;
+  process.stdin.pause();
+  const pid = input.trim();
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    if (Date.now() > deadline) { process.stdout.write('timeout\n'); process.exit(1); }
+    let pos = -1;
+    let names = [];
+    try { names = fs.readdirSync('/proc/' + pid + '/fd'); } catch { process.stdout.write('gone\n'); process.exit(1); }
+    for (const fd of names) {
+      try {
+        if (fs.readlinkSync('/proc/' + pid + '/fd/' + fd) !== file) continue;
+        const info = fs.readFileSync('/proc/' + pid + '/fdinfo/' + fd, 'utf8');
+        pos = Math.max(pos, Number(/^pos:\s*(\d+)/m.exec(info)[1]));
+      } catch {}
+    }
+    if (pos <= 0) continue;
+    if (pos > size / 2) { process.stdout.write('missed\n'); process.exit(0); }
+    if (mode === 'truncate') fs.truncateSync(file, 4096);
+    else if (mode === 'append') fs.appendFileSync(file, 'more');
+    else { const fd = fs.openSync(file, 'r+'); fs.writeSync(fd, EICAR, 0); fs.closeSync(fd); }
+    process.stdout.write('changed at ' + pos + '\n');
+    process.exit(0);
+  }
+});
+`;
+
+/** A started mutator: give it the reader's pid, then wait for what it did. */
+export interface Mutator {
+  watch(pid: number): void;
+  /** `changed at N`, `missed`, `gone` or `timeout`. */
+  readonly result: Promise<string>;
+}
+
+/** Starts the second process and waits until it is running, so it sees the read from its start. */
+export async function startMutator(file: string, mode: Mutation): Promise<Mutator> {
+  const child = spawn(process.execPath, ['-e', MUTATOR, file, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  let ready: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (ready = resolve));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    if (out.startsWith('ready\n')) ready();
+  });
+  const result = once(child, 'close').then(() => out.replace(/^ready\n/, '').trim());
+  await Promise.race([started, result]);
+  return { watch: (pid) => child.stdin.end(`${pid}\n`), result };
+}
