@@ -64,7 +64,7 @@ describe('scan --input / -0: byte-safe path lists', () => {
     const dirBytes = Buffer.from(`${dir}/`);
     const names = separator === '\n' ? ODD.filter((name) => !name.includes('\n')) : ODD;
     const paths = names.map((name) => Buffer.concat([dirBytes, name]));
-    paths.forEach((path, i) => writeFileSync(path, i === 0 ? EICAR : `odd ${i}`));
+    for (const [i, path] of paths.entries()) writeFileSync(path, i === 0 ? EICAR : `odd ${i}`);
     const missing = Buffer.from(join(dir, 'missing.txt'));
     const overlong = Buffer.alloc(70 * 1024, 'a');
     const sep = Buffer.from(separator);
