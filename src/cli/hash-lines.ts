@@ -9,7 +9,7 @@ import { UsageError } from './usage-error.js';
 export const MAX_LINE_BYTES = 8 * 1024;
 
 /** Why a line is not looked up: reported as its own row (review), with a message naming the line. */
-export interface LineProblem {
+interface LineProblem {
   /**
    * `LINE_TOO_LONG`: over {@link MAX_LINE_BYTES}; `SECOND_HASH`: another
    * hash-like field after the first (a space, a tab or a CR between them);
