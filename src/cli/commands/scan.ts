@@ -43,7 +43,8 @@ Hashes every file under the given files and folders (recursively, each file
 read once) and looks the hashes up, repeated contents asked once. Each file is
 reported with its verdict (malicious, not_detected, error) and decision
 (block, allow, review). Unreadable files are reported as review, never skipped
-in silence, and so is a file that changed while it was read (FILE_CHANGED). Symbolic links below the named paths are not followed unless -L.
+in silence, and so is a file that changed while it was read (FILE_CHANGED).
+Symbolic links below the named paths are not followed unless -L.
 
 Input:
   -i, --input LIST      read the paths to scan from LIST (\`-\` for stdin), one per
