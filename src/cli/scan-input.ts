@@ -43,7 +43,7 @@ export interface PathList {
  * Newline-separated, each line is a path with every byte but the `\n` (a
  * `\r` before it included: a name may end with one); NUL-separated, every
  * byte but the NUL. Empty entries are skipped. A `FILE` that cannot be read
- * is a usage error; standard input on a terminal is read as typed.
+ * is a usage error; so is `-0` without `--input` on a terminal (`--input -` reads what is typed).
  */
 export async function openPathList(source: PathListSource, io: Io, events: PathListEvents): Promise<PathList> {
   let bytes: AsyncIterable<Buffer | string>;
@@ -55,7 +55,12 @@ export async function openPathList(source: PathListSource, io: Io, events: PathL
     });
     bytes = readInput(path);
     what = `--input ${source.input}`;
-  } else bytes = io.stdin as AsyncIterable<Buffer | string>;
+  } else {
+    // `-0` alone on a terminal is a list nobody is piping: say so rather than wait for typing.
+    if (source.input === undefined && io.stdin.isTTY === true)
+      throw new UsageError('scan: -0 reads the list from stdin: pipe one in (find … -print0 | …) or give --input LIST');
+    bytes = io.stdin as AsyncIterable<Buffer | string>;
+  }
   let count = 0;
   async function* paths(): AsyncGenerator<Buffer, void, undefined> {
     const split = source.nul ? NUL_RECORDS : EXACT_LINES;

@@ -1,7 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { CLI_PATH } from './build-cli.js';
 import { type CliRun, cliEnv, collect, parseNdjson, startCli } from './run-cli.js';
@@ -98,5 +100,20 @@ describe('scan --input / -0: byte-safe path lists', () => {
     const unreadable = await scan(['--input', join(root, 'no-such-list')]);
     expect(unreadable.code).toBe(64);
     expect(unreadable.stderr).toContain('cannot read --input');
+  });
+
+  it('refuses -0 without --input when stdin is a terminal, rather than wait for typing', async () => {
+    let err = '';
+    const sink = (write: (text: string) => void) =>
+      new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          write(chunk.toString());
+          callback();
+        },
+      });
+    const stdin = Object.assign(Readable.from([]), { isTTY: true });
+    const io = { out: sink(() => undefined), err: sink((text) => (err += text)), stdin, env: {} };
+    expect(await main(['scan', '--sandbox', '-0'], io, new AbortController().signal)).toBe(64);
+    expect(err).toContain('-0 reads the list from stdin');
   });
 });
