@@ -22,7 +22,9 @@ export function sparseFile(path: string, size: number): void {
  * first read and before its middle: a real read in progress, in another
  * process, not a hook in the reader. It prints the offset it acted at, or
  * `missed` when it first saw the reader already past the middle (the test
- * then tries again: that run proves nothing either way).
+ * then tries again: that run proves nothing either way), or `late` when,
+ * just after the change, the reader was no longer reading (its check after
+ * the read may have come before the change: tried again too).
  */
 const MUTATOR = String.raw`
 const fs = require('node:fs');
@@ -30,31 +32,40 @@ const [file, mode] = process.argv.slice(1);
 const size = fs.statSync(file).size;
 const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
 let input = '';
+let pid = '';
+/** The reader's offset in the file (-1: not open), or null when the process is gone. */
+function position() {
+  let names;
+  try { names = fs.readdirSync('/proc/' + pid + '/fd'); } catch { return null; }
+  let pos = -1;
+  for (const fd of names) {
+    try {
+      if (fs.readlinkSync('/proc/' + pid + '/fd/' + fd) !== file) continue;
+      const info = fs.readFileSync('/proc/' + pid + '/fdinfo/' + fd, 'utf8');
+      pos = Math.max(pos, Number(/^pos:\s*(\d+)/m.exec(info)[1]));
+    } catch {}
+  }
+  return pos;
+}
 process.stdout.write('ready\n');
 process.stdin.setEncoding('utf8').on('data', (chunk) => {
   input += chunk;
   if (!input.includes('\n')) return;
   process.stdin.pause();
-  const pid = input.trim();
+  pid = input.trim();
   const deadline = Date.now() + 20000;
   for (;;) {
     if (Date.now() > deadline) { process.stdout.write('timeout\n'); process.exit(1); }
-    let pos = -1;
-    let names = [];
-    try { names = fs.readdirSync('/proc/' + pid + '/fd'); } catch { process.stdout.write('gone\n'); process.exit(1); }
-    for (const fd of names) {
-      try {
-        if (fs.readlinkSync('/proc/' + pid + '/fd/' + fd) !== file) continue;
-        const info = fs.readFileSync('/proc/' + pid + '/fdinfo/' + fd, 'utf8');
-        pos = Math.max(pos, Number(/^pos:\s*(\d+)/m.exec(info)[1]));
-      } catch {}
-    }
+    const pos = position();
+    if (pos === null) { process.stdout.write('gone\n'); process.exit(1); }
     if (pos <= 0) continue;
     if (pos > size / 2) { process.stdout.write('missed\n'); process.exit(0); }
     if (mode === 'truncate') fs.truncateSync(file, 4096);
     else if (mode === 'append') fs.appendFileSync(file, 'more');
     else { const fd = fs.openSync(file, 'r+'); fs.writeSync(fd, EICAR, 0); fs.closeSync(fd); }
-    process.stdout.write('changed at ' + pos + '\n');
+    // Proof the read was still under way after the change (its end, and the check after it, still to come).
+    const after = position();
+    process.stdout.write(after !== null && after > 0 && after < size ? 'changed at ' + pos + '\n' : 'late\n');
     process.exit(0);
   }
 });
@@ -63,7 +74,7 @@ process.stdin.setEncoding('utf8').on('data', (chunk) => {
 /** A started mutator: give it the reader's pid, then wait for what it did. */
 export interface Mutator {
   watch(pid: number): void;
-  /** `changed at N`, `missed`, `gone` or `timeout`. */
+  /** `changed at N`, `missed`, `late`, `gone` or `timeout`. */
   readonly result: Promise<string>;
 }
 
