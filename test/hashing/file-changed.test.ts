@@ -8,35 +8,20 @@ import { hashFiles } from '../../src/hashing/hash-files.js';
 import { decide } from '../../src/hashscan/decide.js';
 import { json, makeClient, NOT_DETECTED, serveLookup } from '../helpers/hash-lookup.js';
 import { useMswServer } from '../helpers/msw.js';
-import { type Mutation, sparseFile, startMutator } from '../helpers/mutate-while-read.js';
+import { type Mutation, readWhileChanged } from '../helpers/mutate-while-read.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const server = useMswServer();
 const dir = realpathSync(useTempDir('file-changed-'));
-/** Large enough that the read is still under way when the second process acts. */
-const SIZE = 128 * 1024 * 1024;
 
-/**
- * Reads a fresh big file with `read` in this process while a second process changes it (`mode`) once
- * the read is under way; tries again when that process saw the read too late to prove anything.
- */
-async function readWhileChanged<T>(name: string, mode: Mutation, read: (path: string) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    const path = join(dir, `${name}-${attempt}.bin`);
-    sparseFile(path, SIZE);
-    const mutator = await startMutator(path, mode);
-    mutator.watch(process.pid);
-    const settled = await read(path);
-    const did = await mutator.result;
-    if (did.startsWith('changed at ')) return settled;
-    if ((did !== 'missed' && did !== 'late') || attempt === 5)
-      throw new Error(`the second process did not change the file: ${did}`);
-  }
+/** `read` of a file in this process while a second process changes it. */
+function inProcess<T>(name: string, mode: Mutation, read: (path: string) => Promise<T>): Promise<T> {
+  return readWhileChanged(dir, name, mode, (path) => ({ pid: process.pid, settled: read(path) }));
 }
 
 describe('a file that changes while it is read (FILE_CHANGED)', () => {
   it.each(['truncate', 'append', 'rewrite'] as const)('hashFile rejects when another process does %s', async (mode) => {
-    const error = await readWhileChanged(`one-${mode}`, mode, (path) =>
+    const error = await inProcess(`one-${mode}`, mode, (path) =>
       hashFile(path).then(
         (digest) => digest,
         (failure: unknown) => failure,
@@ -50,7 +35,7 @@ describe('a file that changes while it is read (FILE_CHANGED)', () => {
   it('hashFiles yields the changed file as an error, and the batch goes on', async () => {
     const still = join(dir, 'still.txt');
     writeFileSync(still, 'still');
-    const files = await readWhileChanged('batch', 'append', async (path) => {
+    const files = await inProcess('batch', 'append', async (path) => {
       const out = [];
       for await (const file of hashFiles([path, still])) out.push(file);
       return out.sort((a, b) => a.index - b.index);
@@ -64,7 +49,7 @@ describe('a file that changes while it is read (FILE_CHANGED)', () => {
   it('scanFile resolves an error outcome (review) and sends nothing', async () => {
     const requests = serveLookup(server, () => json(NOT_DETECTED));
     const client = makeClient();
-    const outcome = await readWhileChanged('scan', 'rewrite', (path) => client.scanFile(path));
+    const outcome = await inProcess('scan', 'rewrite', (path) => client.scanFile(path));
     expect(outcome).toMatchObject({ verdict: 'error', hash: '', error: { code: 'FILE_CHANGED' } });
     expect(decide(outcome)).toBe('review');
     expect(requests).toHaveLength(0);

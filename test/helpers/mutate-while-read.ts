@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, ftruncateSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** How the second process changes the file once it has seen it being read. */
 export type Mutation = 'truncate' | 'append' | 'rewrite';
 
 /** A sparse file of `size` bytes (zeros that cost no disk), for a read long enough to be changed under. */
-export function sparseFile(path: string, size: number): void {
+function sparseFile(path: string, size: number): void {
   const fd = openSync(path, 'w');
   try {
     ftruncateSync(fd, size);
@@ -72,14 +73,14 @@ process.stdin.setEncoding('utf8').on('data', (chunk) => {
 `;
 
 /** A started mutator: give it the reader's pid, then wait for what it did. */
-export interface Mutator {
+interface Mutator {
   watch(pid: number): void;
   /** `changed at N`, `missed`, `late`, `gone` or `timeout`. */
   readonly result: Promise<string>;
 }
 
 /** Starts the second process and waits until it is running, so it sees the read from its start. */
-export async function startMutator(file: string, mode: Mutation): Promise<Mutator> {
+async function startMutator(file: string, mode: Mutation): Promise<Mutator> {
   const child = spawn(process.execPath, ['-e', MUTATOR, file, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   let ready: () => void = () => undefined;
@@ -91,4 +92,38 @@ export async function startMutator(file: string, mode: Mutation): Promise<Mutato
   const result = once(child, 'close').then(() => out.replace(/^ready\n/, '').trim());
   await Promise.race([started, result]);
   return { watch: (pid) => child.stdin.end(`${pid}\n`), result };
+}
+
+/** A read under way: the process reading, and what the read comes to. */
+export interface Reading<T> {
+  readonly pid: number;
+  readonly settled: Promise<T>;
+}
+
+/** Large enough that the read is still under way when the second process acts. */
+const SIZE = 128 * 1024 * 1024;
+
+/**
+ * Starts `read` of a fresh 128 MiB file in `dir` while a second process changes it (`mode`) once the
+ * read is under way, and gives what the read came to; tries again when that process saw the read
+ * too early or too late to prove anything (`missed`, `late`).
+ */
+export async function readWhileChanged<T>(
+  dir: string,
+  name: string,
+  mode: Mutation,
+  read: (path: string) => Reading<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const path = join(dir, `${name}-${attempt}.bin`);
+    sparseFile(path, SIZE);
+    const mutator = await startMutator(path, mode);
+    const reading = read(path);
+    mutator.watch(reading.pid);
+    const settled = await reading.settled;
+    const did = await mutator.result;
+    if (did.startsWith('changed at ')) return settled;
+    if ((did !== 'missed' && did !== 'late') || attempt === 5)
+      throw new Error(`the second process did not change the file: ${did}`);
+  }
 }
