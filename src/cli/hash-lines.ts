@@ -1,11 +1,25 @@
 import { createReadStream } from 'node:fs';
 import { byteLines } from './input/byte-lines.js';
 import { type RefusedEncoding, withoutByteOrderMark } from './input/byte-order-mark.js';
+import { hashLikeField, isSpace, unescapeName } from './input/sum-fields.js';
 import { nameCells, nameText } from './names.js';
 import { UsageError } from './usage-error.js';
 
 /** Longest line taken as a hash line (a hash, two spaces, a path of up to `PATH_MAX` bytes, with room to spare). */
 export const MAX_LINE_BYTES = 8 * 1024;
+
+/** Why a line is not looked up: reported as its own row (review), with a message naming the line. */
+interface LineProblem {
+  /**
+   * `LINE_TOO_LONG`: over {@link MAX_LINE_BYTES}; `SECOND_HASH`: another
+   * hash-like field after the first (a space, a tab or a CR between them);
+   * `CARRIAGE_RETURN`: a CR inside a line (a list with old Mac line ends
+   * reads as one line); `BAD_ESCAPE`: a name after a leading `\` with an
+   * escape coreutils does not write.
+   */
+  readonly code: 'LINE_TOO_LONG' | 'SECOND_HASH' | 'CARRIAGE_RETURN' | 'BAD_ESCAPE';
+  readonly message: string;
+}
 
 /** One hash of the input, with where it came from. */
 export interface HashLine {
@@ -15,24 +29,30 @@ export interface HashLine {
   readonly hash: string;
   /** The file name after the hash, when the line is `sha256sum` output (`<hash>  <name>`): bytes, as names are. */
   readonly name?: Buffer;
-  /** Set on a line longer than {@link MAX_LINE_BYTES}: its length in bytes. Such a line is invalid, never looked up. */
-  readonly overlong?: number;
+  /** Set on a line that is not looked up: why. */
+  readonly invalid?: LineProblem;
 }
 
-/** ASCII white space, as `\s` would match it in a line of bytes. */
-function isSpace(byte: number | undefined): boolean {
-  return byte === 0x20 || (byte !== undefined && byte >= 0x09 && byte <= 0x0d);
-}
+/** How a line was cut: by `\n` (a CR inside it is refused), or by NUL (`sha256sum -z`: a name may hold CR and LF). */
+export type LineMode = 'text' | 'nul';
 
 /** Bytes of an over-long line shown in its result (the rest is cut). */
 const SHOWN_OF_OVERLONG = 80;
+const RETURN = 0x0d;
+const BACKSLASH = 0x5c;
+const SPACE = 0x20;
+const STAR = 0x2a;
 
 /**
  * Parses one line: blank lines and `#` comments give `undefined`; otherwise
  * the first word is the hash, and anything after it a file name, so the
- * output of `sha256sum`/`md5sum` (`<hash>  <name>`, `<hash> *<name>`) works
- * as input. The name stays bytes. A line cut by the reader (`length` beyond
- * its bytes) is over-long: reported, never parsed.
+ * output of `sha256sum`/`md5sum` works as input: `<hash>  <name>` and
+ * `<hash> *<name>` take the name exactly as written; a leading `\` says the
+ * name is escaped (`\\`, `\n`, `\r`). Any other separator (one space, a
+ * tab) takes the rest, trimmed. The name stays bytes. A line is never looked
+ * up (`invalid`, see {@link LineProblem}) when cut by the reader (`length`
+ * beyond its bytes), when it holds a second hash-like field, a CR (in
+ * `text` mode), or an escape coreutils does not write.
  */
 export function parseHashLine(
   text: Buffer | string,
@@ -40,17 +60,22 @@ export function parseHashLine(
   length?: number,
   from = 0,
   to?: number,
+  mode: LineMode = 'text',
 ): HashLine | undefined {
   const bytes = typeof text === 'string' ? Buffer.from(text) : text;
   let start = from;
-  let end = to ?? bytes.length;
+  const last = to ?? bytes.length;
+  let end = last;
   if (length !== undefined && length > end - start) {
     const shown = nameText(bytes.subarray(start, Math.min(end, start + SHOWN_OF_OVERLONG)));
-    return { line, hash: `${shown}…`, overlong: length };
+    const message = `line ${line} is ${length} bytes long, more than ${MAX_LINE_BYTES}: not looked up`;
+    return { line, hash: `${shown}…`, invalid: { code: 'LINE_TOO_LONG', message } };
   }
   while (start < end && isSpace(bytes[start])) start += 1;
   while (end > start && isSpace(bytes[end - 1])) end -= 1;
   if (start === end || bytes[start] === 0x23) return undefined;
+  const escaped = bytes[start] === BACKSLASH;
+  if (escaped) start += 1;
   let word = start;
   let ascii = true;
   while (word < end) {
@@ -61,11 +86,51 @@ export function parseHashLine(
   }
   // A hash is ASCII: read it as is (the `\xNN` form is for a first word that is not UTF-8).
   const hash = ascii ? bytes.toString('latin1', start, word) : nameText(bytes.subarray(start, word));
-  let name = word;
-  while (name < end && isSpace(bytes[name])) name += 1;
-  if (bytes[name] === 0x2a) name += 1; // `*`: binary mode in sha256sum's output
+  const refuse = (code: LineProblem['code'], message: string): HashLine => ({
+    line,
+    hash,
+    invalid: { code, message: `line ${line} ${message}: not looked up` },
+  });
+  if (mode === 'text') {
+    if (holds(bytes, from, last, RETURN))
+      return refuse(
+        'CARRIAGE_RETURN',
+        'holds a carriage return (CR) inside it (a list with CR line ends, or a name with a CR: list those with `sha256sum -z` and `lookup -0`)',
+      );
+  }
+  if (hashLikeField(bytes, word, end) !== undefined)
+    return refuse(
+      'SECOND_HASH',
+      'holds a second hash after the first: one hash per line (a file whose name is a hash: list it as ./NAME)',
+    );
+  let name: number;
+  let stop = end;
+  if (bytes[word] === SPACE && (bytes[word + 1] === SPACE || bytes[word + 1] === STAR)) {
+    // `sha256sum` output: the name is everything after its two-byte separator, white space included.
+    name = word + 2;
+    stop = last;
+  } else {
+    name = word;
+    while (name < end && isSpace(bytes[name])) name += 1;
+    if (bytes[name] === STAR) name += 1; // `*`: binary mode in sha256sum's output
+  }
+  if (name >= stop) return { line, hash };
   // A copy: the line is in the chunk read, and the name lives until its result is printed.
-  return name >= end ? { line, hash } : { line, hash, name: Buffer.from(bytes.subarray(name, end)) };
+  const written = Buffer.from(bytes.subarray(name, stop));
+  if (!escaped) return { line, hash, name: written };
+  const unescaped = unescapeName(written);
+  if (unescaped === undefined)
+    return refuse(
+      'BAD_ESCAPE',
+      String.raw`starts with \ (an escaped name) but its name holds an escape other than \\, \n or \r`,
+    );
+  return { line, hash, name: unescaped };
+}
+
+/** Whether `bytes[from, to)` holds `byte` (a loop: a view and `includes` per line cost several times more). */
+function holds(bytes: Buffer, from: number, to: number, byte: number): boolean {
+  for (let i = from; i < to; i += 1) if (bytes[i] === byte) return true;
+  return false;
 }
 
 /** Reads the input file in large chunks; `onBytes` sees how much was read (the progress line's share). */
@@ -102,6 +167,8 @@ export interface TextHashLine {
   readonly name?: string;
   /** The name's exact bytes, when it is not valid UTF-8 (`name` is then not the name itself). */
   readonly nameBase64?: string;
+  /** Why the line is not one hash (read by the producer only: never queued). */
+  readonly invalid?: LineProblem;
 }
 
 /** The hash lines of `input`, read as bytes in bounded memory (an over-long line keeps its cut start as hash). */
@@ -121,8 +188,9 @@ export async function* readTextHashLines(
 }
 
 export function textHashLine(line: HashLine): TextHashLine {
-  if (line.name === undefined) return { line: line.line, hash: line.hash };
+  const invalid = line.invalid === undefined ? {} : { invalid: line.invalid };
+  if (line.name === undefined) return { line: line.line, hash: line.hash, ...invalid };
   // `nameCells` gives `{ name }`, or `{ name, nameBase64 }` for a name that is not UTF-8: strings both.
   const cells = nameCells('name', line.name) as Pick<TextHashLine, 'name' | 'nameBase64'>;
-  return { line: line.line, hash: line.hash, ...cells };
+  return { line: line.line, hash: line.hash, ...cells, ...invalid };
 }

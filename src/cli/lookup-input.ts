@@ -1,15 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { flagDuration } from './config.js';
-import { type HashLine, hashListBytes, MAX_LINE_BYTES, parseHashLine, readInput } from './hash-lines.js';
+import { type HashLine, hashListBytes, type LineMode, MAX_LINE_BYTES, parseHashLine, readInput } from './hash-lines.js';
 import { BlockDigests } from './input/block-digests.js';
-import { byteLines, type RawLine } from './input/byte-lines.js';
+import { byteLines, NUL_RECORDS, type RawLine, TEXT_LINES } from './input/byte-lines.js';
 import type { Io } from './io.js';
-import { counted } from './tally.js';
 import { duration, type Progress } from './progress.js';
 import { type Freshness, RESUME_MAX_AGE_LIMIT_MS, RESUME_MAX_AGE_MS, ResumeState } from './resume/resume-state.js';
 import type { InputSource } from './resume/state-file.js';
 import { verifiedLines } from './resume/verified-lines.js';
+import { counted } from './tally.js';
 import { UsageError } from './usage-error.js';
 
 /** `--resume STATE`, and the freshness its recorded answers must have to be skipped. */
@@ -46,12 +46,15 @@ export interface LookupInput {
   readonly state: ResumeState | undefined;
   /** The digest of the block being read (for a line settled before its block is complete). */
   readonly readSoFar: () => ReturnType<BlockDigests['prefix']>;
+  /** Hash lines read so far (blank lines and comments not counted; settled ones of a resumed run counted). */
+  readonly count: () => number;
 }
 
 /**
  * Opens what `lookup` reads (arguments, `--input FILE` or stdin) as lines
  * of bytes in bounded memory, and with `--resume` the state, which sees the
- * input's digests as it is read and is checked against them.
+ * input's digests as it is read and is checked against them. `mode` `nul`
+ * (`-0`) cuts the input at NUL bytes (`sha256sum -z`), not newlines.
  */
 export async function openLookupInput(
   positionals: readonly string[],
@@ -59,6 +62,7 @@ export async function openLookupInput(
   resume: ResumeOptions | undefined,
   io: Io,
   progress: Progress,
+  mode: LineMode = 'text',
 ): Promise<LookupInput> {
   let bytes: AsyncIterable<Buffer | string> | Iterable<Buffer>;
   let source: InputSource;
@@ -90,16 +94,20 @@ export async function openLookupInput(
   }
   // Digests (--resume) are of the list without its UTF-8 byte order mark: with or without one, it is the same list.
   const list = hashListBytes(toAsync(bytes), what);
+  const split = mode === 'nul' ? NUL_RECORDS : TEXT_LINES;
+  const counter = { lines: 0 };
+  const count = (): number => counter.lines;
   if (resume === undefined) {
-    return { lines: hashLines(byteLines(list, MAX_LINE_BYTES), undefined), state: undefined, readSoFar };
+    const lines = hashLines(byteLines(list, MAX_LINE_BYTES, undefined, split), undefined, mode, counter);
+    return { lines, state: undefined, readSoFar, count };
   }
   const state = ResumeState.open(resume.path, source, resume.freshness);
   const digests = new BlockDigests(
     (digest) => state.noteDigest(digest),
     (block) => state.recorded(block),
   );
-  const raw = verifiedLines(byteLines(list, MAX_LINE_BYTES, digests), digests, state, resume.path);
-  return { lines: hashLines(raw, state), state, readSoFar: () => digests.prefix() };
+  const raw = verifiedLines(byteLines(list, MAX_LINE_BYTES, digests, split), digests, state, resume.path);
+  return { lines: hashLines(raw, state, mode, counter), state, readSoFar: () => digests.prefix(), count };
 }
 
 function readSoFar(): undefined {
@@ -113,13 +121,20 @@ async function* toAsync<T>(items: AsyncIterable<T> | Iterable<T>): AsyncGenerato
 async function* hashLines(
   batches: AsyncIterable<readonly RawLine[]>,
   state: ResumeState | undefined,
+  mode: LineMode,
+  counter: { lines: number },
 ): AsyncGenerator<readonly HashLine[], void, undefined> {
   for await (const batch of batches) {
     const parsed: HashLine[] = [];
     for (const line of batch) {
-      if (state?.isSettled(line.number) === true) continue;
-      const hashLine = parseHashLine(line.bytes, line.number, line.length, line.start, line.end);
-      if (hashLine !== undefined) parsed.push(hashLine);
+      if (state?.isSettled(line.number) === true) {
+        counter.lines += 1;
+        continue;
+      }
+      const hashLine = parseHashLine(line.bytes, line.number, line.length, line.start, line.end, mode);
+      if (hashLine === undefined) continue;
+      counter.lines += 1;
+      parsed.push(hashLine);
     }
     if (parsed.length > 0) yield parsed;
   }

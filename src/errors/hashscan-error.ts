@@ -23,6 +23,12 @@ import { HashScanSmsError, type HashScanSmsErrorInit } from './hashscan-sms-erro
  *   nothing was sent.
  * - `FILE_UNREADABLE`: `scanFile` could not read the file (missing, a
  *   directory, no permission); nothing was sent.
+ * - `FILE_CHANGED`: the file changed while it was read (GNU tar's "file
+ *   changed as we read it": fewer bytes than its size when opened, or a
+ *   size, mtime or ctime after the read different from before it); no
+ *   digest was given and nothing was sent. `hashFile` rejects with it,
+ *   `hashFiles` yields it as the file's `error`, `scanFile` resolves it as
+ *   an `error` outcome. Hash the file again once it is still.
  *
  * None of them means "not detected": treat the file as unknown (see `decide`).
  */
@@ -37,7 +43,8 @@ export type HashScanErrorCode =
   | 'ABORTED'
   | 'CIRCUIT_OPEN'
   | 'CREDENTIALS'
-  | 'FILE_UNREADABLE';
+  | 'FILE_UNREADABLE'
+  | 'FILE_CHANGED';
 
 /** Fields of a {@link HashScanError}. */
 export interface HashScanErrorInit extends HashScanSmsErrorInit {

@@ -1,6 +1,7 @@
 import type * as NodeFs from 'node:fs';
-import type { Stats } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { nodeBuiltin } from '../util/node-builtin.js';
+import { fileChanged, identityOf } from './file-changed.js';
 
 /**
  * `node:fs`, found when a file is first hashed (through `util/node-builtin.ts`): the root entry
@@ -43,8 +44,11 @@ export class ReadBuffers {
 
 const openFd = (path: string | Buffer): Promise<number> =>
   new Promise((resolve, reject) => fs().open(path, 'r', (error, fd) => (error ? reject(error) : resolve(fd))));
-const statFd = (fd: number): Promise<Stats> =>
-  new Promise((resolve, reject) => fs().fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
+// BigInt: nanosecond times, so a rewrite within the same millisecond still moves them.
+const statFd = (fd: number): Promise<BigIntStats> =>
+  new Promise((resolve, reject) =>
+    fs().fstat(fd, { bigint: true }, (error, stats) => (error ? reject(error) : resolve(stats))),
+  );
 const readFd = (fd: number, buffer: Buffer, length: number): Promise<number> =>
   new Promise((resolve, reject) =>
     fs().read(fd, buffer, 0, length, null, (error, bytes) => (error ? reject(error) : resolve(bytes))),
@@ -75,16 +79,19 @@ function readSmallSync(path: string | Buffer, set: DigestSet, buffers: ReadBuffe
   if (!before.isFile() || before.size > SYNC_READ_LIMIT) return undefined;
   const fd = fs().openSync(path, 'r');
   try {
-    const stats = fs().fstatSync(fd);
+    const stats = fs().fstatSync(fd, { bigint: true });
     // Replaced between stat and open (by a FIFO, a larger file): take the general path.
     if (!stats.isFile() || stats.size > SYNC_READ_LIMIT) return undefined;
+    const size = Number(stats.size);
     const buffer = buffers.get(0);
     let total = 0;
-    while (total < stats.size) {
-      const bytes = fs().readSync(fd, buffer, total, stats.size - total, null);
+    while (total < size) {
+      const bytes = fs().readSync(fd, buffer, total, size - total, null);
       if (bytes === 0) break;
       total += bytes;
     }
+    const changed = fileChanged(identityOf(stats), total, identityOf(fs().fstatSync(fd, { bigint: true })));
+    if (changed !== undefined) throw changed;
     set.update(buffer.subarray(0, total));
     return total;
   } finally {
@@ -97,6 +104,8 @@ function readSmallSync(path: string | Buffer, set: DigestSet, buffers: ReadBuffe
  * bytes were read. A regular file is read up to the size `fstat` gave, which
  * saves the last empty read on every small file (one read for most of them);
  * anything else (a FIFO, a character device, `/proc`) is read to its end.
+ * A regular file that changed while it was read (see `file-changed.ts`)
+ * rejects with a `HashScanError` of code `FILE_CHANGED`.
  */
 export async function readInto(path: string | Buffer, set: DigestSet, buffers: ReadBuffers): Promise<number> {
   const small = readSmallSync(path, set, buffers);
@@ -109,7 +118,7 @@ export async function readInto(path: string | Buffer, set: DigestSet, buffers: R
         code: 'EISDIR',
         path,
       });
-    const expected = stats.isFile() ? stats.size : Number.POSITIVE_INFINITY;
+    const expected = stats.isFile() ? Number(stats.size) : Number.POSITIVE_INFINITY;
     let total = 0;
     let which: 0 | 1 = 0;
     let pending = total < expected ? readFd(fd, buffers.get(which), READ_SIZE) : Promise.resolve(0);
@@ -127,6 +136,11 @@ export async function readInto(path: string | Buffer, set: DigestSet, buffers: R
         await pending.catch(() => 0);
         throw error;
       }
+    }
+    // A regular file must be the same file after the read as before it (a FIFO or `/proc` has no size to keep).
+    if (stats.isFile()) {
+      const changed = fileChanged(identityOf(stats), total, identityOf(await statFd(fd)));
+      if (changed !== undefined) throw changed;
     }
     return total;
   } finally {

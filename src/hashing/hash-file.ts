@@ -10,7 +10,9 @@ import type { HashAlgorithm } from './hash-algorithm.js';
  *
  * @param path - The file to read.
  * @param algorithm - `'sha256'` (default), `'sha1'` or `'md5'`; or an array of them for several digests in one read.
- * @throws `TypeError` for an unknown algorithm; the `fs` error (`ENOENT`, `EACCES`, `EISDIR`, …) when the file cannot be read.
+ * @throws `TypeError` for an unknown algorithm; the `fs` error (`ENOENT`, `EACCES`, `EISDIR`, …) when the file cannot be read;
+ *   a `HashScanError` with code `FILE_CHANGED` when the file changed while it was read (a short read, or a size,
+ *   mtime or ctime after the read different from before it): never a digest of bytes that never were the file.
  *
  * @example
  * ```ts

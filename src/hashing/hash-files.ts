@@ -48,13 +48,16 @@ export interface HashedFile<A extends HashAlgorithm = 'sha256', P extends FilePa
   readonly error?: undefined;
 }
 
-/** A file that could not be read (removed, unreadable, a directory, …): the batch goes on. */
+/**
+ * A file that could not be read (removed, unreadable, a directory, …), or that changed while it was read
+ * (`error.code === 'FILE_CHANGED'`, a `HashScanError`): the batch goes on.
+ */
 export interface UnreadableFile<P extends FilePath = string> {
   /** Position of the path in the input, from 0. */
   readonly index: number;
   /** The path as given. */
   readonly path: P;
-  /** The `fs` error, with its `code` (`ENOENT`, `EACCES`, …). */
+  /** The `fs` error, with its `code` (`ENOENT`, `EACCES`, …), or a `HashScanError` with code `FILE_CHANGED`. */
   readonly error: NodeJS.ErrnoException;
 }
 

@@ -1,3 +1,4 @@
+import { EncodedBodyError } from '../errors/encoded-body-error.js';
 import { TruncatedStreamError } from '../errors/truncated-stream-error.js';
 import { checkAlgorithm, checkAlgorithms, DigestSet, type Digests } from './digests.js';
 import type { HashAlgorithm } from './hash-algorithm.js';
@@ -23,7 +24,14 @@ export interface HashUploadOptions<A extends HashAlgorithm = HashAlgorithm> {
  * read once, one chunk in memory at a time. The same fail-closed rules as `hashStream`: a chunk
  * that is not bytes is a `TypeError`, and a body cut at its limit gives no digest.
  *
+ * A `Request` or `Response` with a `Content-Encoding` other than `identity` is refused before
+ * reading: `fetch` hands over a `Response` body already decoded, and decodes leniently (a gzip,
+ * deflate or br stream cut short ends without an error, so its digest would be of part of the
+ * file), while a server's `Request` body is still encoded. Download with
+ * `Accept-Encoding: identity` to hash a fetched file.
+ *
  * @throws {@link TruncatedStreamError} when the body is longer than `maxBytes`;
+ *   {@link EncodedBodyError} for a `Request` / `Response` with a `Content-Encoding`;
  *   `TypeError` for a bad argument or a chunk that is not bytes.
  *
  * @example
@@ -91,6 +99,12 @@ function bodyStream(body: UploadBody, maxBytes: number): ReadableStream<Uint8Arr
     (typeof Response !== 'undefined' && body instanceof Response)
   ) {
     if (body.bodyUsed) throw new TypeError('hashUpload: the body was already read');
+    // Fail closed: neither a leniently decoded body nor a still-encoded one is the file's bytes.
+    const encoding = body.headers.get('content-encoding')?.trim() ?? '';
+    if (encoding !== '' && encoding.toLowerCase() !== 'identity') {
+      void body.body?.cancel().catch(() => undefined);
+      throw new EncodedBodyError(encoding);
+    }
     const length = Number(body.headers.get('content-length') ?? Number.NaN);
     if (Number.isFinite(length) && length > maxBytes) {
       void body.body?.cancel().catch(() => undefined);

@@ -13,6 +13,7 @@
  * @packageDocumentation
  */
 
+export { EncodedBodyError } from '../errors/encoded-body-error.js';
 export { TruncatedStreamError } from '../errors/truncated-stream-error.js';
 export type { Digests } from './digests.js';
 export type { HashAlgorithm } from './hash-algorithm.js';

@@ -141,7 +141,8 @@ export class HashScanClient {
 
   /**
    * Hashes a file (streamed, SHA-256 by default) and looks it up, with every option of `scan`; rejects
-   * only for invalid options (an unreadable file is a `FILE_UNREADABLE` outcome).
+   * only for invalid options (an unreadable file is a `FILE_UNREADABLE` outcome, one that changed while it
+   * was read a `FILE_CHANGED` one).
    * @example `if (decide(await client.scanFile(req.file.path)) !== 'allow') return res.sendStatus(422)`
    */
   async scanFile(path: string, options: ScanFileOptions = {}): Promise<FileScanOutcome> {

@@ -59,7 +59,8 @@ function errnoCode(error: unknown): string {
 /**
  * Hashes a file (streamed) and looks the digest up, as one outcome. A file
  * that cannot be read is a `FILE_UNREADABLE` error outcome with an empty
- * `hash`, and nothing is sent.
+ * `hash`, one that changed while it was read a `FILE_CHANGED` one; either
+ * way nothing is sent.
  */
 export async function scanFileWith(
   scan: Scan,
@@ -74,6 +75,10 @@ export async function scanFileWith(
   try {
     digest = await hashFile(path, options.algorithm);
   } catch (cause) {
+    // Read, but not one file's bytes: its own code, so a caller can hash it again once it is still.
+    if (cause instanceof HashScanError && cause.code === 'FILE_CHANGED') {
+      return { verdict: 'error', hash: '', error: cause, path };
+    }
     const message = `could not read the file to hash it (${errnoCode(cause)}); nothing was sent`;
     return { verdict: 'error', hash: '', error: new HashScanError({ code: 'FILE_UNREADABLE', message, cause }), path };
   }

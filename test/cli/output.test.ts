@@ -138,7 +138,11 @@ describe('hash lines', () => {
       name: Buffer.from('some file.txt'),
     });
     expect(parseHashLine('abc *binary.bin', 5)).toEqual({ line: 5, hash: 'abc', name: Buffer.from('binary.bin') });
-    expect(parseHashLine(Buffer.from('abcdef'), 6, 100_000)).toEqual({ line: 6, hash: 'abcdef…', overlong: 100_000 });
+    expect(parseHashLine(Buffer.from('abcdef'), 6, 100_000)).toEqual({
+      line: 6,
+      hash: 'abcdef…',
+      invalid: { code: 'LINE_TOO_LONG', message: 'line 6 is 100000 bytes long, more than 8192: not looked up' },
+    });
   });
 });
 

@@ -17,6 +17,7 @@ const CASES = [
   ['ConfigurationError', "new m.ConfigurationError('baseUrl', 'missing')", 'index'],
   ['SigningError', "new m.SigningError('lone surrogate')", 'index'],
   ['TruncatedStreamError', 'new m.TruncatedStreamError({ bytesRead: 10 })', 'hashing'],
+  ['EncodedBodyError', "new m.EncodedBodyError('gzip')", 'hashing'],
 ] as const;
 
 /** A script printing `[String(e), e.name, e.constructor.name]` for each case, and the base class's name. */
@@ -38,7 +39,7 @@ function expected(): string[][] {
   const first = ['network error', 'cut', 'baseUrl: missing', 'lone surrogate'];
   return [
     ...CASES.map(([name], index) => [
-      // TruncatedStreamError writes its own message; only its prefix is checked below.
+      // TruncatedStreamError and EncodedBodyError write their own messages; only their prefix is checked below.
       `${name}: ${first[index] ?? ''}`,
       name,
       name,

@@ -2,7 +2,7 @@ import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, verdictHelp } from '../command.js';
 import { flagNumber } from '../config.js';
-import { type HashLine, MAX_LINE_BYTES } from '../hash-lines.js';
+import type { HashLine } from '../hash-lines.js';
 import { Diagnostics, flushed } from '../io.js';
 import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
 import { openLookupInput, resumeOptions, staleNote } from '../lookup-input.js';
@@ -26,6 +26,7 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   workers: { type: 'string' },
   input: { type: 'string', short: 'i' },
+  null: { type: 'boolean', short: '0' },
   resume: { type: 'string' },
   'fail-on': { type: 'string' },
   'on-error': { type: 'string' },
@@ -38,11 +39,15 @@ const HELP = `Usage: hashscan-sms lookup [options] [hash…]
 
 Looks up MD5, SHA-1 or SHA-256 hex digests given as arguments, in a file or on
 stdin (one per line). Blank lines and # comments are skipped; \`sha256sum\`
-output (\`<hash>  <name>\`) works as is. An invalid line is reported with its line
-number (as review). Lines stream through: ten million lines run in flat memory.
+output (\`<hash>  <name>\`) works as is, names it escaped (a leading \\) included.
+An invalid line is reported with its line number (as review): one that is not a
+hash, holds a second hash, or a carriage return inside it. Empty input is said
+so on stderr (exit 0). Lines stream through: ten million lines in flat memory.
 
 Input:
   -i, --input FILE      read hashes from FILE (\`-\` for stdin)
+  -0, --null            lines end with NUL, not newline (\`sha256sum -z\`): a name
+                        may then hold a newline or a CR; not with --queue
   --resume STATE        checkpoint in STATE (and STATE.journal): a rerun with the
                         same input and STATE skips what was answered and asks again
                         only what was not (failed lookups included)
@@ -73,11 +78,14 @@ export const lookupCommand: Command = {
     if (positionals.length > 0 && values.input !== undefined) {
       throw new UsageError('lookup: give hashes as arguments or with --input, not both');
     }
+    const nul = values.null === true;
+    if (nul && positionals.length > 0) throw new UsageError('lookup: -0 reads --input FILE or stdin, not arguments');
     const format = oneOf(values.format, FORMATS, 'format', 'table');
     const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
     const order = oneOf(values.order, ['input', 'completion'] as const, 'order', 'input');
     if (values.queue !== undefined) {
+      if (nul) throw new UsageError('lookup: --queue reads newline-separated lines; -0 is for a local run');
       if (order === 'completion')
         throw new UsageError('lookup: --queue prints in input order; --order completion is for a local run');
       return queuedLookup(values, positionals, { format, failOn, policy }, { io, signal });
@@ -87,7 +95,8 @@ export const lookupCommand: Command = {
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
     const resume = resumeOptions(values.resume, values['max-age'], Date.now());
-    const { lines, state, readSoFar } = await openLookupInput(positionals, values.input, resume, io, progress);
+    const input = await openLookupInput(positionals, values.input, resume, io, progress, nul ? 'nul' : 'text');
+    const { lines, state, readSoFar } = input;
     const stale = resume === undefined ? undefined : staleNote(resume.path, state, resume.freshness.maxAgeMs);
     // Results not kept in the state file (all of them without --resume).
     const own: DecisionTally = { allow: 0, block: 0, review: 0 };
@@ -122,19 +131,19 @@ export const lookupCommand: Command = {
       // A failed lookup stays unsettled, so a resumed run asks again; an invalid line would fail the same way.
       emit(line, outcomeCells(outcome, policy), outcome.verdict !== 'error' || outcome.error.code === 'INVALID_HASH');
     };
-    // An over-long line is an invalid line: never looked up, its text cut in the output.
-    const overlong = (line: HashLine): void => {
+    // A line that is not one hash (over-long, a second hash, a CR inside, a bad escape): its own row, never looked up.
+    const invalid = (line: HashLine): void => {
       progress.counters.looked += 1;
       progress.counters.errors += 1;
-      const message = `line ${line.line} is ${line.overlong} bytes long, more than ${MAX_LINE_BYTES}: not looked up`;
-      emit(line, errorCells({ code: 'LINE_TOO_LONG', message }, decide({ verdict: 'error' }, policy)), true);
+      const problem = line.invalid ?? { code: 'INVALID_LINE', message: `line ${line.line} is not a hash line` };
+      emit(line, errorCells(problem, decide({ verdict: 'error' }, policy)), true);
     };
 
     try {
       await lookups.run(
         lines,
-        (line) => (line.overlong === undefined ? line.hash : undefined),
-        { signal, unlooked: overlong, ...(order === 'input' ? { order: new InputOrder(ORDER_WINDOW) } : {}) },
+        (line) => (line.invalid === undefined ? line.hash : undefined),
+        { signal, unlooked: invalid, ...(order === 'input' ? { order: new InputOrder(ORDER_WINDOW) } : {}) },
         report,
         io.out,
       );
@@ -154,6 +163,11 @@ export const lookupCommand: Command = {
       block: earlier.block + own.block,
       review: earlier.review + own.review,
     };
+    // Said even with --quiet: an empty list is most often an upstream step that failed.
+    if (input.count() === 0)
+      diagnostics.line(
+        'hashscan-sms: the input held no hashes (empty, or blank lines and comments only): nothing looked up',
+      );
     if (values.quiet !== true) diagnostics.line(`hashscan-sms: ${describeTally(tally, 'hash')}`);
     return exitStatus(tally, failOn);
   },

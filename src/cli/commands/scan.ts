@@ -7,10 +7,11 @@ import { flagNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
 import { Diagnostics } from '../io.js';
 import { prepareLookups } from '../lookups/lookups.js';
-import { nameCells, shownName } from '../names.js';
+import { nameCells, nameText, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
 import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
+import { MAX_LISTED_PATH_BYTES, openPathList, type PathList } from '../scan-input.js';
 import { errorCells, type OutcomeView, outcomeCells } from '../scan-row.js';
 import { entryCells, lookupDigest, type ScanEntry } from '../sources/entry.js';
 import { openObjectSource, sortArguments } from '../sources/objects.js';
@@ -28,6 +29,8 @@ const OPTIONS = {
   'hash-concurrency': { type: 'string' },
   algorithm: { type: 'string', short: 'a', multiple: true },
   'follow-symlinks': { type: 'boolean', short: 'L' },
+  input: { type: 'string', short: 'i' },
+  null: { type: 'boolean', short: '0' },
   'fail-on': { type: 'string' },
   'on-error': { type: 'string' },
   'endpoint-url': { type: 'string' },
@@ -36,12 +39,24 @@ const OPTIONS = {
 const ALGORITHMS: readonly HashAlgorithm[] = ['sha256', 'sha1', 'md5'];
 
 const HELP = `Usage: hashscan-sms scan [options] <path | s3://bucket/prefix …>
+       hashscan-sms scan [options] --input LIST
+       find DIR -type f -print0 | hashscan-sms scan [options] -0
 
 Hashes every file under the given files and folders (recursively, each file
 read once) and looks the hashes up, repeated contents asked once. Each file is
 reported with its verdict (malicious, not_detected, error) and decision
 (block, allow, review). Unreadable files are reported as review, never skipped
-in silence. Symbolic links below the named paths are not followed unless -L.
+in silence, and so is a file that changed while it was read (FILE_CHANGED).
+Symbolic links below the named paths are not followed unless -L.
+
+Input:
+  -i, --input LIST      read the paths to scan from LIST (\`-\` for stdin), one per
+                        line, each taken as its exact bytes (every byte but the \\n);
+                        a listed folder is walked as if named on the command line
+  -0, --null            the list is NUL-separated (find -print0), for names holding
+                        a newline; without --input, read from stdin
+  A listed path that is missing, unreadable or not UTF-8 is its own row (review or
+  its verdict), never the end of the batch; an empty list is said so on stderr.
 
 Scanning:
   -a, --algorithm ALG   sha256 (default), sha1 or md5; repeat for several digests
@@ -91,8 +106,13 @@ export const scanCommand: Command = {
   help: HELP,
   async run(argv, { io, signal }) {
     const { values, positionals } = parseFlags(argv, OPTIONS, 'scan');
-    if (positionals.length === 0)
-      throw new UsageError('scan: name at least one file or folder\nRun `hashscan-sms scan --help` for usage.');
+    const listed = values.input !== undefined || values.null === true;
+    if (listed && positionals.length > 0)
+      throw new UsageError('scan: give paths as arguments or in a list (--input, -0), not both');
+    if (!listed && positionals.length === 0)
+      throw new UsageError(
+        'scan: name at least one file or folder, or a list of them with --input LIST or -0\nRun `hashscan-sms scan --help` for usage.',
+      );
     const { paths, objects } = sortArguments(positionals);
     await refuseMissing(paths);
     const format = oneOf(values.format, FORMATS, 'format', 'table');
@@ -111,6 +131,17 @@ export const scanCommand: Command = {
     // A store keeps a SHA-256 or an MD5: both get a column when an object is scanned, and a download computes both.
     const digestColumns: HashAlgorithm[] =
       source === undefined ? [...algorithms] : [...new Set<HashAlgorithm>([...algorithms, 'sha256', 'md5'])];
+    // Opened before anything else: a list that cannot be read is a usage error with nothing sent.
+    const list: PathList | undefined = listed
+      ? await openPathList({ input: values.input, nul: values.null === true }, io, {
+          overlong: (start, length) => {
+            progress.counters.errors += 1;
+            const message = `a listed entry of ${length} bytes, more than ${MAX_LISTED_PATH_BYTES}: not a path, not opened`;
+            const cells = errorCells({ code: 'NAME_TOO_LONG', message }, decide({ verdict: 'error' }, policy));
+            emit({ path: `${nameText(start.subarray(0, 80))}…`, ...cells });
+          },
+        })
+      : undefined;
 
     const columns: Column[] = [
       { key: 'decision', width: 8 },
@@ -151,7 +182,7 @@ export const scanCommand: Command = {
       emit({ ...nameCells('path', path), ...errorCells({ code, message }, decide({ verdict: 'error' }, policy)) });
     };
 
-    const files = walk(paths, {
+    const files = walk(list?.paths ?? paths, {
       followSymlinks: values['follow-symlinks'] === true,
       signal,
       onProblem: (problem) => {
@@ -230,6 +261,8 @@ export const scanCommand: Command = {
       await lookups.close();
     }
     if (signal.aborted) return 130;
+    if (list !== undefined && list.count() === 0)
+      diagnostics.line(`hashscan-sms: ${list.what} named no paths: nothing scanned`);
     if (values.quiet !== true) {
       const extra =
         skipped > 0 ? ` (${skipped} skipped: links, loops, directories already scanned or special files)` : '';

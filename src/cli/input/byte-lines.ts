@@ -4,7 +4,7 @@
  * of the CLI's other rooms.
  */
 
-/** One line of the input, without its terminator (`\n`, or `\r\n`). */
+/** One line of the input, without its terminator (`\n`, `\r\n`, or NUL: see {@link LineSplit}). */
 export interface RawLine {
   /** 1-based line number. */
   readonly number: number;
@@ -29,6 +29,21 @@ export interface LineObserver {
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
 
+/** Where one line (record) of the input ends. */
+export interface LineSplit {
+  /** The byte that ends a record. */
+  readonly separator: number;
+  /** Whether a `\r` before the separator is dropped (a CRLF text line); else it is part of the record. */
+  readonly dropReturn: boolean;
+}
+
+/** Text lines: `\n` or `\r\n` ends each. */
+export const TEXT_LINES: LineSplit = { separator: NEWLINE, dropReturn: true };
+/** NUL-separated records (`find -print0`, `sha256sum -z`): every other byte is the record's. */
+export const NUL_RECORDS: LineSplit = { separator: 0x00, dropReturn: false };
+/** Lines of exact bytes: `\n` ends each, and a `\r` before it is part of the line (a file name may end with one). */
+export const EXACT_LINES: LineSplit = { separator: NEWLINE, dropReturn: false };
+
 /**
  * Splits a stream of bytes into lines, a batch per chunk read (one await per
  * chunk, not per line: a list of millions of hashes is mostly per-line
@@ -37,12 +52,15 @@ const RETURN = 0x0d;
  * one 50 MiB line without a newline costs no more than a short one. A last
  * line without a terminator is still a line. A line within one chunk is a
  * view of it (streams never reuse a chunk); one across chunks is a copy.
+ * `split` says which byte ends a line ({@link TEXT_LINES} by default).
  */
 export async function* byteLines(
   input: AsyncIterable<Buffer | string>,
   limit: number,
   observer?: LineObserver,
+  split: LineSplit = TEXT_LINES,
 ): AsyncGenerator<readonly RawLine[], void, undefined> {
+  const { separator, dropReturn } = split;
   let parts: Buffer[] = [];
   let kept = 0;
   let length = 0;
@@ -59,7 +77,7 @@ export async function* byteLines(
     number += 1;
     let stop = end;
     let size = full;
-    if (size <= limit && stop > start && bytes[stop - 1] === RETURN) {
+    if (dropReturn && size <= limit && stop > start && bytes[stop - 1] === RETURN) {
       stop -= 1;
       size -= 1;
     }
@@ -79,7 +97,7 @@ export async function* byteLines(
     const batch: RawLine[] = [];
     let start = 0;
     while (start < data.length) {
-      const end = data.indexOf(NEWLINE, start);
+      const end = data.indexOf(separator, start);
       if (end === -1) {
         const rest = data.subarray(start);
         observer?.bytes(rest);

@@ -30,6 +30,20 @@ function lines(source: Source): AsyncIterable<TextHashLine> | Iterable<TextHashL
   return readTextHashLines(readInput(source.path));
 }
 
+/**
+ * The lines, with a line that is not one hash (a second hash, a CR inside it, a bad escape) refused
+ * before anything is queued: a usage error naming it. (An over-long line is queued and fails as an
+ * invalid hash, as it always has.)
+ */
+async function* checkedLines(source: Source): AsyncGenerator<TextHashLine, void, undefined> {
+  for await (const line of lines(source)) {
+    if (line.invalid !== undefined && line.invalid.code !== 'LINE_TOO_LONG') {
+      throw new UsageError(`lookup: ${line.invalid.message}; fix the input and queue it again`);
+    }
+    yield line;
+  }
+}
+
 async function* inChunks(source: Source, size: number): AsyncGenerator<TextHashLine[], void, undefined> {
   let current: TextHashLine[] = [];
   for await (const line of lines(source)) {
@@ -63,7 +77,7 @@ export async function openRunInput(
   try {
     const digest = createHash('sha256');
     let count = 0;
-    for await (const line of lines(source)) {
+    for await (const line of checkedLines(source)) {
       digest.update(`${line.line}\t${line.hash}\t${line.name ?? ''}\t${line.nameBase64 ?? ''}\n`);
       count += 1;
     }
