@@ -10,7 +10,8 @@ import type { GuardRules, PumpingGuardOptions } from './pumping-guard.js';
 
 /** What the verifier uses of an `SmsClient`: its `send`, with the caller passed for per-caller limits. */
 export interface OtpSmsSender {
-  send(request: SendSmsRequest, options?: SendSmsOptions & { readonly caller?: string }): Promise<SendSmsResult>;
+  /** `SmsClient.send`: the verifier passes the caller it was given as `options.caller` (the per-caller limits). */
+  send(request: SendSmsRequest, options?: SendSmsOptions): Promise<SendSmsResult>;
 }
 
 /**
