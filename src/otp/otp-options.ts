@@ -19,7 +19,7 @@ export interface OtpSmsSender {
  *
  * @example
  * ```ts
- * const verifier = new OtpVerifier({ sms, templateCode: 'SMS_123456789' }) // 6 digits, 10 minutes, 5 checks
+ * const verifier = new OtpVerifier({ sms, templateCode: 'SMS_100000001' }) // 6 digits, 10 minutes, 5 checks
  * ```
  */
 export interface OtpVerifierOptions {

@@ -57,7 +57,7 @@ const failed = (reason: OtpCheckReason): OtpCheckResult => ({ valid: false, reas
  *
  * @example
  * ```ts
- * const verifier = new OtpVerifier({ sms, templateCode: 'SMS_123456789' })
+ * const verifier = new OtpVerifier({ sms, templateCode: 'SMS_100000001' })
  * await verifier.send({ phoneNumber: '13800138000', caller: request.ip })
  * const { valid } = await verifier.check({ phoneNumber: '+86 138 0013 8000', code: '123456' })
  * ```

@@ -2,6 +2,7 @@ import type { SetupServer } from 'msw/node';
 import type { SentMessage } from '../../src/doubles/sms-account.js';
 import type { OtpVerifierOptions } from '../../src/otp/otp-options.js';
 import { OtpVerifier } from '../../src/otp/otp-verifier.js';
+import { canonicalPhone } from '../../src/phone/canonical-phone.js';
 import { SANDBOX_ACCOUNTS } from '../../src/sandbox/index.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
 import { createSmsHandlers, type SmsHandlers } from '../../src/testing/msw-handlers.js';
@@ -44,9 +45,15 @@ export interface Inbox {
   readonly messages: readonly SentMessage[];
 }
 
+/** A number as the double received it (the client's wire form: a mainland number as its 11 digits), in E.164. */
+export function e164Of(wire: string): string {
+  const parsed = canonicalPhone(wire);
+  return parsed.ok ? parsed.phone.e164 : wire;
+}
+
 /** The code the double received last for `e164`. */
 export function lastCode(handlers: Inbox, e164: string): string {
-  const message = handlers.messages.findLast((m) => m.phoneNumbers.includes(e164));
+  const message = handlers.messages.findLast((m) => m.phoneNumbers.some((wire) => e164Of(wire) === e164));
   const code = (message?.templateParam as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string') throw new Error(`no code was sent to ${e164}`);
   return code;

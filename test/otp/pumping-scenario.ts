@@ -1,6 +1,6 @@
 import { SmsError } from '../../src/errors/sms-error.js';
 import type { OtpVerifier } from '../../src/otp/otp-verifier.js';
-import { type Inbox, lastCode } from './otp-helpers.js';
+import { e164Of, type Inbox, lastCode } from './otp-helpers.js';
 
 /** 500 distinct numbers of the 7-digit prefix `8617000` (+86 170 00xx xxxx). */
 export const burstNumbers = (count = 500): string[] =>
@@ -52,6 +52,6 @@ export async function runPumping(
     if (result.valid) usersVerified += 1;
   }
   const burstPrefix = new Set(burst);
-  const burstDelivered = handlers.messages.filter((m) => m.phoneNumbers.some((p) => burstPrefix.has(p))).length;
+  const burstDelivered = handlers.messages.filter((m) => m.phoneNumbers.some((p) => burstPrefix.has(e164Of(p)))).length;
   return { burstDelivered, burstSuspended, usersVerified };
 }
