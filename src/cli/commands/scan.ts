@@ -11,7 +11,7 @@ import { nameCells, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
 import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
-import { errorCells, type OutcomeView, outcomeCells } from '../scan-row.js';
+import { errorCells, type OutcomeView, outcomeCells, TIME_COLUMNS } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { UsageError } from '../usage-error.js';
 import { walk } from '../walk.js';
@@ -107,6 +107,7 @@ export const scanCommand: Command = {
       { key: 'pathBase64', width: 0 },
       { key: 'source', width: 0 },
       { key: 'error', width: 0 },
+      ...TIME_COLUMNS,
     ];
     const writer = createWriter(format, format === 'table' ? columns : csvColumns, io.out, io.env, {
       wide: values.wide === true,
