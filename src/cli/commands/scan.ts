@@ -1,11 +1,15 @@
 import { lstat } from 'node:fs/promises';
-import type { HashAlgorithm, HashedFile } from '../../index.js';
+import type { Decision, HashAlgorithm, HashedFile } from '../../index.js';
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, verdictHelp } from '../command.js';
 import { flagNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
-import { Diagnostics } from '../io.js';
+import { INVENTORY_HELP, INVENTORY_OPTIONS, inventoryOptions, reportGone } from '../inventory/flags.js';
+import { InventoryRun, type Settled } from '../inventory/inventory-run.js';
+import { BatchChannel, mergeBatches } from '../inventory/merge-batches.js';
+import { isNewBlock } from '../inventory/transition.js';
+import { Diagnostics, flushed } from '../io.js';
 import { prepareLookups } from '../lookups/lookups.js';
 import { nameCells, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
@@ -13,7 +17,7 @@ import { Progress } from '../progress.js';
 import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
 import { errorCells, type OutcomeView, outcomeCells, TIME_COLUMNS } from '../scan-row.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
-import { UsageError } from '../usage-error.js';
+import { EXIT, UsageError } from '../usage-error.js';
 import { walk } from '../walk.js';
 
 const OPTIONS = {
@@ -28,6 +32,7 @@ const OPTIONS = {
   'follow-symlinks': { type: 'boolean', short: 'L' },
   'fail-on': { type: 'string' },
   'on-error': { type: 'string' },
+  ...INVENTORY_OPTIONS,
 } as const;
 
 const ALGORITHMS: readonly HashAlgorithm[] = ['sha256', 'sha1', 'md5'];
@@ -46,6 +51,8 @@ Scanning:
   -L, --follow-symlinks follow symbolic links (loops are detected and reported)
   --hash-concurrency N  files read at once (default 8)
 
+${INVENTORY_HELP}
+
 ${verdictHelp({ key: 'path', when: 'every row' })}
 ${REDIS_HELP}
 
@@ -53,7 +60,8 @@ Examples:
   hashscan-sms scan --sandbox ./examples
   HASHSCAN_API_KEY=… HASHSCAN_BASE_URL=https://… hashscan-sms scan /srv/uploads
   hashscan-sms scan -f ndjson -a sha256 -a md5 /srv/uploads > report.ndjson
-  hashscan-sms scan -f csv --fail-on block /srv/uploads > report.csv || alert`;
+  hashscan-sms scan -f csv --fail-on block /srv/uploads > report.csv || alert
+  hashscan-sms scan --sandbox --inventory files.db --changes-only ./examples`;
 
 /**
  * A named path that does not exist is a mistake on the command line (a typo, a wrong folder): a usage
@@ -82,7 +90,8 @@ export const scanCommand: Command = {
       throw new UsageError('scan: name at least one file or folder\nRun `hashscan-sms scan --help` for usage.');
     await refuseMissing(positionals);
     const format = oneOf(values.format, FORMATS, 'format', 'table');
-    const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
+    const failOn = oneOf(values['fail-on'], ['review', 'block', 'new-block'] as const, 'fail-on', 'review');
+    const inventoryFlags = inventoryOptions(values);
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
     const algorithms = [...new Set((values.algorithm ?? ['sha256']).flatMap((a) => a.split(',')))].map((a) =>
       oneOf(a.trim().toLowerCase(), ALGORITHMS, 'algorithm', 'sha256'),
@@ -95,6 +104,7 @@ export const scanCommand: Command = {
 
     const columns: Column[] = [
       { key: 'decision', width: 8 },
+      ...(inventoryFlags === undefined ? [] : [{ key: 'change', width: 9 }]),
       { key: 'verdict', width: 12 },
       ...algorithms.map((algorithm) => ({ key: algorithm, width: format === 'table' ? 16 : 0 })),
       { key: 'size', width: 10 },
@@ -107,8 +117,17 @@ export const scanCommand: Command = {
       { key: 'pathBase64', width: 0 },
       { key: 'source', width: 0 },
       { key: 'error', width: 0 },
+      ...(inventoryFlags === undefined ? [] : [{ key: 'previousDecision', width: 0 }]),
       ...TIME_COLUMNS,
     ];
+    const run =
+      inventoryFlags === undefined
+        ? undefined
+        : await InventoryRun.open(inventoryFlags.path, {
+            roots: positionals,
+            algorithms,
+            maxAgeMs: inventoryFlags.maxAgeMs,
+          });
     const writer = createWriter(format, format === 'table' ? columns : csvColumns, io.out, io.env, {
       wide: values.wide === true,
     });
@@ -116,19 +135,33 @@ export const scanCommand: Command = {
     const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
       (error: unknown) => {
         progress.stop();
+        run?.close();
         throw error;
       },
     );
     const tally: DecisionTally = { allow: 0, block: 0, review: 0 };
+    let newBlocks = 0;
     let skipped = 0;
-    const emit = (row: Row): void => {
+    const emit = (row: Row, settled?: Settled): void => {
       progress.clear();
-      writer.write(row);
       tally[row.decision as keyof DecisionTally] += 1;
+      if (settled === undefined) {
+        writer.write(row);
+        return;
+      }
+      if (isNewBlock(row.decision, settled.cells)) newBlocks += 1;
+      // The inventory records a file once its row is out: a stop in between reports it again, never loses it.
+      if (inventoryFlags?.changesOnly === true && settled.cells.change === 'unchanged') settled.record();
+      else writer.write({ ...row, ...settled.cells }, settled.record);
     };
     const unreadable = (path: Buffer, code: string, message: string): void => {
       progress.counters.errors += 1;
-      emit({ ...nameCells('path', path), ...errorCells({ code, message }, decide({ verdict: 'error' }, policy)) });
+      const decision = decide({ verdict: 'error' }, policy);
+      const cells = run?.unreadable(path, decision);
+      emit(
+        { ...nameCells('path', path), ...errorCells({ code, message }, decision) },
+        cells && { cells, record: () => {} },
+      );
     };
 
     const files = walk(positionals, {
@@ -136,6 +169,7 @@ export const scanCommand: Command = {
       signal,
       onProblem: (problem) => {
         if (problem.kind === 'unreadable') {
+          run?.keep(problem.path);
           const code = problem.error?.code ?? 'UNREADABLE';
           unreadable(problem.path, code, problem.error?.message ?? 'cannot be read');
           return;
@@ -165,13 +199,23 @@ export const scanCommand: Command = {
     const updateTotal = (): void => {
       if (walkEnded) progress.counters.total = walked - unhashable;
     };
+    // With an inventory, a file whose identity is the recorded one goes to the lookups unread.
+    const known = new BatchChannel<HashedFile<HashAlgorithm, Buffer>>();
     async function* counted(): AsyncGenerator<Buffer, void, undefined> {
-      for await (const path of files) {
-        walked += 1;
-        yield path;
+      try {
+        for await (const path of files) {
+          walked += 1;
+          const plan = run?.plan(path);
+          if (plan?.kind === 'known') {
+            progress.counters.hashed += 1;
+            known.push(plan.file);
+          } else yield path;
+        }
+        walkEnded = !signal.aborted;
+        updateTotal();
+      } finally {
+        known.end();
       }
-      walkEnded = true;
-      updateTotal();
     }
     async function* hashed(): AsyncGenerator<readonly HashedFile<HashAlgorithm, Buffer>[], void, undefined> {
       for await (const file of hashFilesOffThread(counted(), { algorithms, concurrency: hashConcurrency, signal })) {
@@ -185,17 +229,37 @@ export const scanCommand: Command = {
         yield [file];
       }
     }
-    const report = (file: HashedFile<HashAlgorithm, Buffer>, outcome: OutcomeView): void => {
+    const report = (file: HashedFile<HashAlgorithm, Buffer>, outcome: OutcomeView, at = Date.now()): void => {
       progress.counters.looked += 1;
       if (outcome.verdict === 'error') progress.counters.errors += 1;
-      emit({ ...nameCells('path', file.path), size: file.size, ...file.digests, ...outcomeCells(outcome, policy) });
+      const cells = outcomeCells(outcome, policy, at);
+      const settled = run?.settle(file, outcome, cells.decision as Decision, at);
+      emit({ ...nameCells('path', file.path), size: file.size, ...file.digests, ...cells }, settled);
     };
+    // A hash with an answer younger than --max-age is not asked again.
+    const fresh = (file: HashedFile<HashAlgorithm, Buffer>) => run?.freshAnswer(file.digests[primary]);
+    const items = run === undefined ? hashed() : mergeBatches(hashed(), known);
 
     try {
-      await lookups.run(hashed(), (file) => file.digests[primary], { signal }, report, io.out);
+      await lookups.run(
+        items,
+        (file) => (fresh(file) === undefined ? file.digests[primary] : undefined),
+        {
+          signal,
+          unlooked: (file) => {
+            const answer = fresh(file) as NonNullable<ReturnType<typeof fresh>>;
+            report(file, answer.outcome, answer.at);
+          },
+        },
+        report,
+        io.out,
+      );
+      if (run !== undefined && walkEnded && !signal.aborted) reportGone(run, writer);
     } finally {
       progress.stop();
       writer.end();
+      await flushed(io.out, signal);
+      run?.close();
       await lookups.close();
     }
     if (signal.aborted) return 130;
@@ -204,6 +268,7 @@ export const scanCommand: Command = {
         skipped > 0 ? ` (${skipped} skipped: links, loops, directories already scanned or special files)` : '';
       diagnostics.line(`hashscan-sms: ${describeTally(tally, 'file')}${extra}`);
     }
-    return exitStatus(tally, failOn);
+    if (failOn === 'new-block' && newBlocks > 0) return EXIT.newBlock;
+    return exitStatus(tally, failOn === 'block' ? 'block' : 'review');
   },
 };
