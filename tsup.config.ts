@@ -47,10 +47,11 @@ export const CLI_ENTRIES = {
 
 /**
  * Left out of the CLI bundle: msw (never needed), and the optional peers of
- * `lookup --queue`, `worker` and `--redis` (bullmq and ioredis), loaded from
- * the user's node_modules only when those flags run.
+ * `lookup --queue`, `worker` and `--redis` (bullmq and ioredis) and of
+ * `scan --inventory` on Node 20 (better-sqlite3, a native add-on), loaded
+ * from the user's node_modules only when those flags run.
  */
-export const CLI_EXTERNAL = ['msw', 'bullmq', 'ioredis'];
+export const CLI_EXTERNAL = ['msw', 'bullmq', 'ioredis', 'better-sqlite3'];
 
 /** ky is never used by the CLI (it sends through undici) and costs 20 to 25 ms to evaluate: see src/cli/ky-absent.ts. */
 export const CLI_ALIAS = { ky: './src/cli/ky-absent.ts' };
@@ -100,7 +101,7 @@ export default defineConfig([
     // esbuild's own tree shaking: tsup's rollup pass would merge the chunks back.
     treeshake: false,
     splitting: true,
-    noExternal: [/^(?!(msw|bullmq|ioredis)$)/],
+    noExternal: [/^(?!(msw|bullmq|ioredis|better-sqlite3)$)/],
     external: CLI_EXTERNAL,
     banner: { js: CLI_BANNER },
     esbuildOptions(options) {
