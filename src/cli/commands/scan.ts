@@ -258,7 +258,8 @@ export const scanCommand: Command = {
     } finally {
       progress.stop();
       writer.end();
-      await flushed(io.out, signal);
+      // Every row handed to stdout is recorded (its callback) before the inventory closes, as `--resume` does.
+      await flushed(io.out);
       run?.close();
       await lookups.close();
     }
