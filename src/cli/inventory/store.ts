@@ -91,9 +91,8 @@ export class Inventory {
     for (const raw of this.#db.prepare('SELECT * FROM files').all()) {
       const parsed = fileRow.safeParse(raw);
       if (!parsed.success) {
-        const where = Buffer.isBuffer((raw as { path?: unknown }).path)
-          ? shownName((raw as { path: Buffer }).path)
-          : '?';
+        const name = (raw as { path?: unknown }).path;
+        const where = name instanceof Uint8Array ? shownName(Buffer.from(name)) : '?';
         const why = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'row'}: ${issue.message}`);
         throw new UsageError(
           `--inventory ${path} cannot be trusted (its row for ${where} does not check: ${why.join('; ')}); ` +
