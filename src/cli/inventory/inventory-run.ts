@@ -144,7 +144,11 @@ export class InventoryRun {
       hash,
     });
     const unchanged =
-      previous !== undefined && cells.change === 'unchanged' && previous.answer?.checkedAtMs === answer?.checkedAtMs;
+      previous !== undefined &&
+      identity !== undefined &&
+      sameIdentity(previous.identity, identity) &&
+      cells.change === 'unchanged' &&
+      previous.answer?.checkedAtMs === answer?.checkedAtMs;
     const entry: InventoryEntry = {
       path: file.path,
       identity: identity ?? { size: file.size, mtimeMs: -1, ino: -1, dev: -1 },
@@ -154,7 +158,7 @@ export class InventoryRun {
       answer,
     };
     // A file met as it was, with the answer it had: nothing to write.
-    return { cells, record: unchanged && identity !== undefined ? () => {} : () => this.#inventory.put(entry) };
+    return { cells, record: unchanged ? () => {} : () => this.#inventory.put(entry) };
   }
 
   /** The transition of a file that could not be read (nothing recorded: its last state stands). */
