@@ -13,7 +13,7 @@ import type { InventoryRun } from './inventory-run.js';
  * within the same half day (a rerun after a stop, a second look) reuse what
  * was just answered.
  */
-export const DEFAULT_MAX_AGE = '12h';
+const DEFAULT_MAX_AGE = '12h';
 
 export const INVENTORY_OPTIONS = {
   inventory: { type: 'string' },

@@ -8,7 +8,7 @@
 import { UsageError } from '../usage-error.js';
 
 /** A value bound to or read from a statement. */
-export type SqlValue = string | number | bigint | null | Uint8Array;
+type SqlValue = string | number | bigint | null | Uint8Array;
 
 /** A prepared statement: the calls both drivers share. */
 export interface SqliteStatement {
@@ -66,7 +66,7 @@ async function betterSqlite3(): Promise<Open> {
 }
 
 /** The drivers of this runtime. */
-export const RUNTIME_SQLITE: SqliteLoaders = { builtin: builtinSqlite, betterSqlite3 };
+const RUNTIME_SQLITE: SqliteLoaders = { builtin: builtinSqlite, betterSqlite3 };
 
 /** The message when neither driver is there. */
 function noDriver(): UsageError {

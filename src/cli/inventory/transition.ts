@@ -1,5 +1,5 @@
 /** What changed for a file since the inventory last recorded it: the `change` and `previousDecision` fields. */
-export type Change = 'new' | 'unchanged' | 'modified' | 'verdict' | 'gone';
+type Change = 'new' | 'unchanged' | 'modified' | 'verdict' | 'gone';
 
 /** The transition cells of a file's row. */
 export interface TransitionCells {
