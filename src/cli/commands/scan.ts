@@ -208,7 +208,10 @@ export const scanCommand: Command = {
           const plan = run?.plan(path);
           if (plan?.kind === 'known') {
             progress.counters.hashed += 1;
-            known.push(plan.file);
+            // An answer young enough: reported here, without a trip through the lookup stage.
+            const answer = fresh(plan.file);
+            if (answer === undefined) known.push(plan.file);
+            else report(plan.file, answer.outcome, answer.at);
           } else yield path;
         }
         walkEnded = !signal.aborted;
