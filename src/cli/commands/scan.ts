@@ -61,7 +61,7 @@ Examples:
   HASHSCAN_API_KEY=… HASHSCAN_BASE_URL=https://… hashscan-sms scan /srv/uploads
   hashscan-sms scan -f ndjson -a sha256 -a md5 /srv/uploads > report.ndjson
   hashscan-sms scan -f csv --fail-on block /srv/uploads > report.csv || alert
-  hashscan-sms scan --sandbox --inventory files.db --changes-only ./examples`;
+  hashscan-sms scan --inventory /var/lib/hashscan/uploads.db --changes-only --fail-on new-block /srv/uploads`;
 
 /**
  * A named path that does not exist is a mistake on the command line (a typo, a wrong folder): a usage
