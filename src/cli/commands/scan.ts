@@ -141,6 +141,7 @@ export const scanCommand: Command = {
     );
     const tally: DecisionTally = { allow: 0, block: 0, review: 0 };
     let newBlocks = 0;
+    const changes = { new: 0, unchanged: 0, modified: 0, verdict: 0, gone: 0 };
     let skipped = 0;
     const emit = (row: Row, settled?: Settled): void => {
       progress.clear();
@@ -150,6 +151,7 @@ export const scanCommand: Command = {
         return;
       }
       if (isNewBlock(row.decision, settled.cells)) newBlocks += 1;
+      changes[settled.cells.change] += 1;
       // The inventory records a file once its row is out: a stop in between reports it again, never loses it.
       if (inventoryFlags?.changesOnly === true && settled.cells.change === 'unchanged') settled.record();
       else writer.write({ ...row, ...settled.cells }, settled.record);
@@ -257,7 +259,7 @@ export const scanCommand: Command = {
         report,
         io.out,
       );
-      if (run !== undefined && walkEnded && !signal.aborted) reportGone(run, writer);
+      if (run !== undefined && walkEnded && !signal.aborted) changes.gone = reportGone(run, writer);
     } finally {
       progress.stop();
       writer.end();
@@ -270,7 +272,13 @@ export const scanCommand: Command = {
     if (values.quiet !== true) {
       const extra =
         skipped > 0 ? ` (${skipped} skipped: links, loops, directories already scanned or special files)` : '';
-      diagnostics.line(`hashscan-sms: ${describeTally(tally, 'file')}${extra}`);
+      const changed =
+        run === undefined
+          ? ''
+          : `; ${Object.entries(changes)
+              .map(([change, count]) => `${count} ${change}`)
+              .join(', ')}`;
+      diagnostics.line(`hashscan-sms: ${describeTally(tally, 'file')}${changed}${extra}`);
     }
     if (failOn === 'new-block' && newBlocks > 0) return EXIT.newBlock;
     return exitStatus(tally, failOn === 'block' ? 'block' : 'review');

@@ -58,9 +58,11 @@ export function inventoryOptions(values: {
   };
 }
 
-/** A row per recorded file under the roots that the walk did not meet; the inventory forgets each once printed. */
-export function reportGone(run: InventoryRun, writer: ResultWriter): void {
+/** A row per recorded file under the roots that the walk did not meet (the inventory forgets each once printed); how many. */
+export function reportGone(run: InventoryRun, writer: ResultWriter): number {
+  let count = 0;
   for (const { entry, record } of run.gone()) {
+    count += 1;
     writer.write(
       {
         ...nameCells('path', entry.path),
@@ -73,4 +75,5 @@ export function reportGone(run: InventoryRun, writer: ResultWriter): void {
       record,
     );
   }
+  return count;
 }
