@@ -112,7 +112,9 @@ describe('scan --inventory', () => {
     expect(changed.get('d.txt')).toMatchObject({ change: 'new', decision: 'allow' });
     expect(changed.get('b.txt')).toMatchObject({ change: 'gone', previousDecision: 'allow', sha256: sha256('bravo') });
     expect(changed.has('a.txt')).toBe(false);
-    expect(third.stderr).toContain('3 files: 0 block, 0 review, 3 allow; 1 new, 1 unchanged, 1 modified, 0 verdict, 1 gone');
+    expect(third.stderr).toContain(
+      '3 files: 0 block, 0 review, 3 allow; 1 new, 1 unchanged, 1 modified, 0 verdict, 1 gone',
+    );
     expect(asked().sort()).toEqual([sha256('charlie, longer now'), sha256('delta')].sort());
 
     // Gone is said once: the inventory forgot it.
