@@ -48,10 +48,11 @@ export const CLI_ENTRIES = {
 /**
  * Left out of the CLI bundle: msw (never needed), and the optional peers of
  * `lookup --queue`, `worker` and `--redis` (bullmq and ioredis) and of
- * `scan s3://…` (@aws-sdk/client-s3), loaded from the user's node_modules
- * only when those flags and arguments run.
+ * `scan s3://…` (@aws-sdk/client-s3) and of `scan --inventory` on Node 20
+ * (better-sqlite3, a native add-on), loaded from the user's node_modules only
+ * when those flags and arguments run.
  */
-export const CLI_EXTERNAL = ['msw', 'bullmq', 'ioredis', '@aws-sdk/client-s3'];
+export const CLI_EXTERNAL = ['msw', 'bullmq', 'ioredis', '@aws-sdk/client-s3', 'better-sqlite3'];
 
 /** ky is never used by the CLI (it sends through undici) and costs 20 to 25 ms to evaluate: see src/cli/ky-absent.ts. */
 export const CLI_ALIAS = { ky: './src/cli/ky-absent.ts' };
@@ -101,7 +102,7 @@ export default defineConfig([
     // esbuild's own tree shaking: tsup's rollup pass would merge the chunks back.
     treeshake: false,
     splitting: true,
-    noExternal: [/^(?!(msw|bullmq|ioredis|@aws-sdk\/client-s3)$)/],
+    noExternal: [/^(?!(msw|bullmq|ioredis|@aws-sdk\/client-s3|better-sqlite3)$)/],
     external: CLI_EXTERNAL,
     banner: { js: CLI_BANNER },
     esbuildOptions(options) {

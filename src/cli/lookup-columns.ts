@@ -1,4 +1,5 @@
 import type { Column } from './output/index.js';
+import { TIME_COLUMNS } from './scan-row.js';
 
 /** The columns of `lookup`'s results, local or queued: the same rows either way. */
 export const LOOKUP_COLUMNS: readonly Column[] = [
@@ -20,4 +21,5 @@ export const LOOKUP_CSV_COLUMNS: readonly Column[] = [
   { key: 'nameBase64', width: 0 },
   { key: 'source', width: 0 },
   { key: 'error', width: 0 },
+  ...TIME_COLUMNS,
 ];

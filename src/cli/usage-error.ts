@@ -11,6 +11,8 @@ export const EXIT = Object.freeze({
   block: 1,
   /** At least one without a trustworthy answer (review), none malicious; for `sms send`: outcome unknown. */
   review: 2,
+  /** `scan --inventory --fail-on new-block`: a block the inventory did not hold as one (new, modified, or flagged since). */
+  newBlock: 3,
   /** Bad command line or configuration. */
   usage: 64,
   /** Stopped by Ctrl-C (128 + SIGINT). */

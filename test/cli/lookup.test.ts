@@ -62,6 +62,10 @@ describe.each(MODES)('hashscan-sms lookup ($mode)', { timeout: 30_000 }, ({ mode
         decision: 'allow',
       }),
     ]);
+    // Every row says when it was answered; a hit says when the service saw the file, as it sent it.
+    for (const row of rows) expect(row.checkedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(rows[0]).toMatchObject({ firstSeen: EICAR_RECORD.firstSeen, lastSeen: EICAR_RECORD.lastSeen });
+    expect(Object.keys(rows[0] ?? {}).slice(-3)).toEqual(['checkedAt', 'firstSeen', 'lastSeen']);
   });
 
   it('takes hashes as arguments or --input FILE (CSV parsed back), exit 0 when all are allowed', async () => {

@@ -121,7 +121,13 @@ describe.each(MODES)('hashscan-sms scan ($mode)', { timeout: 30_000 }, ({ mode, 
       'pathBase64',
       'source',
       'error',
+      'checkedAt',
+      'firstSeen',
+      'lastSeen',
     ]);
+    expect(weird?.checkedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const bad = records.find((record) => record.path === join(root, 'tree', 'nested', 'bad.bin'));
+    expect(bad?.firstSeen).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   });
 
   it('writes one JSON document with --format json, and a table by default', async () => {

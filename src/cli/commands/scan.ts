@@ -1,18 +1,22 @@
 import { lstat } from 'node:fs/promises';
-import type { HashAlgorithm } from '../../index.js';
+import type { Decision, HashAlgorithm, HashedFile } from '../../index.js';
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, verdictHelp } from '../command.js';
 import { flagNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
-import { Diagnostics } from '../io.js';
+import { INVENTORY_HELP, INVENTORY_OPTIONS, inventoryOptions, reportGone } from '../inventory/flags.js';
+import { InventoryRun, type Settled } from '../inventory/inventory-run.js';
+import { BatchChannel, mergeBatches } from '../inventory/merge-batches.js';
+import { isNewBlock } from '../inventory/transition.js';
+import { Diagnostics, flushed } from '../io.js';
 import { prepareLookups } from '../lookups/lookups.js';
 import { nameCells, nameText, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
 import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
 import { MAX_LISTED_PATH_BYTES, openPathList, type PathList } from '../scan-input.js';
-import { errorCells, type OutcomeView, outcomeCells } from '../scan-row.js';
+import { errorCells, type OutcomeView, outcomeCells, TIME_COLUMNS } from '../scan-row.js';
 import { entryCells, lookupDigest, type ScanEntry } from '../sources/entry.js';
 import { openObjectSource, sortArguments } from '../sources/objects.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
@@ -34,6 +38,7 @@ const OPTIONS = {
   'fail-on': { type: 'string' },
   'on-error': { type: 'string' },
   'endpoint-url': { type: 'string' },
+  ...INVENTORY_OPTIONS,
 } as const;
 
 const ALGORITHMS: readonly HashAlgorithm[] = ['sha256', 'sha1', 'md5'];
@@ -73,6 +78,8 @@ Object storage (s3://bucket/prefix; needs the optional package @aws-sdk/client-s
                         without downloading; any other object is downloaded and hashed.
                         Each row says which (digestSource); a listing cut short exits 2.
 
+${INVENTORY_HELP}
+
 ${verdictHelp({ key: 'path', when: 'every row' })}
 ${REDIS_HELP}
 
@@ -81,7 +88,8 @@ Examples:
   HASHSCAN_API_KEY=… HASHSCAN_BASE_URL=https://… hashscan-sms scan /srv/uploads
   hashscan-sms scan -f ndjson -a sha256 -a md5 /srv/uploads > report.ndjson
   hashscan-sms scan -f csv --fail-on block /srv/uploads > report.csv || alert
-  hashscan-sms scan --endpoint-url http://127.0.0.1:9000 -f ndjson s3://uploads/2026/`;
+  hashscan-sms scan --endpoint-url http://127.0.0.1:9000 -f ndjson s3://uploads/2026/
+  hashscan-sms scan --inventory /var/lib/hashscan/uploads.db --changes-only --fail-on new-block /srv/uploads`;
 
 /**
  * A named path that does not exist is a mistake on the command line (a typo, a wrong folder): a usage
@@ -116,7 +124,11 @@ export const scanCommand: Command = {
     const { paths, objects } = sortArguments(positionals);
     await refuseMissing(paths);
     const format = oneOf(values.format, FORMATS, 'format', 'table');
-    const failOn = oneOf(values['fail-on'], ['review', 'block'] as const, 'fail-on', 'review');
+    const failOn = oneOf(values['fail-on'], ['review', 'block', 'new-block'] as const, 'fail-on', 'review');
+    const inventoryFlags = inventoryOptions(values);
+    // The inventory keys on a local file's identity and reports `gone` below the named roots.
+    if (inventoryFlags !== undefined && (listed || objects.length > 0))
+      throw new UsageError('scan: --inventory takes folders and files as arguments, not a list (--input, -0) or s3://');
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
     const algorithms = [...new Set((values.algorithm ?? ['sha256']).flatMap((a) => a.split(',')))].map((a) =>
       oneOf(a.trim().toLowerCase(), ALGORITHMS, 'algorithm', 'sha256'),
@@ -145,6 +157,7 @@ export const scanCommand: Command = {
 
     const columns: Column[] = [
       { key: 'decision', width: 8 },
+      ...(inventoryFlags === undefined ? [] : [{ key: 'change', width: 9 }]),
       { key: 'verdict', width: 12 },
       ...digestColumns.map((algorithm) => ({ key: algorithm, width: format === 'table' ? 16 : 0 })),
       { key: 'size', width: 10 },
@@ -158,7 +171,17 @@ export const scanCommand: Command = {
       { key: 'pathBase64', width: 0 },
       { key: 'source', width: 0 },
       { key: 'error', width: 0 },
+      ...(inventoryFlags === undefined ? [] : [{ key: 'previousDecision', width: 0 }]),
+      ...TIME_COLUMNS,
     ];
+    const run =
+      inventoryFlags === undefined
+        ? undefined
+        : await InventoryRun.open(inventoryFlags.path, {
+            roots: paths,
+            algorithms,
+            maxAgeMs: inventoryFlags.maxAgeMs,
+          });
     const writer = createWriter(format, format === 'table' ? columns : csvColumns, io.out, io.env, {
       wide: values.wide === true,
     });
@@ -167,19 +190,35 @@ export const scanCommand: Command = {
       (error: unknown) => {
         progress.stop();
         source?.close();
+        run?.close();
         throw error;
       },
     );
     const tally: DecisionTally = { allow: 0, block: 0, review: 0 };
+    let newBlocks = 0;
+    const changes = { new: 0, unchanged: 0, modified: 0, verdict: 0, gone: 0 };
     let skipped = 0;
-    const emit = (row: Row): void => {
+    const emit = (row: Row, settled?: Settled): void => {
       progress.clear();
-      writer.write(row);
       tally[row.decision as keyof DecisionTally] += 1;
+      if (settled === undefined) {
+        writer.write(row);
+        return;
+      }
+      if (isNewBlock(row.decision, settled.cells)) newBlocks += 1;
+      changes[settled.cells.change] += 1;
+      // The inventory records a file once its row is out: a stop in between reports it again, never loses it.
+      if (inventoryFlags?.changesOnly === true && settled.cells.change === 'unchanged') settled.record();
+      else writer.write({ ...row, ...settled.cells }, settled.record);
     };
     const unreadable = (path: Buffer | string, code: string, message: string): void => {
       progress.counters.errors += 1;
-      emit({ ...nameCells('path', path), ...errorCells({ code, message }, decide({ verdict: 'error' }, policy)) });
+      const decision = decide({ verdict: 'error' }, policy);
+      const cells = typeof path === 'string' ? undefined : run?.unreadable(path, decision);
+      emit(
+        { ...nameCells('path', path), ...errorCells({ code, message }, decision) },
+        cells && { cells, record: () => {} },
+      );
     };
 
     const files = walk(list?.paths ?? paths, {
@@ -187,6 +226,7 @@ export const scanCommand: Command = {
       signal,
       onProblem: (problem) => {
         if (problem.kind === 'unreadable') {
+          run?.keep(problem.path);
           const code = problem.error?.code ?? 'UNREADABLE';
           unreadable(problem.path, code, problem.error?.message ?? 'cannot be read');
           return;
@@ -216,14 +256,28 @@ export const scanCommand: Command = {
     const updateTotal = (): void => {
       if (walkEnded) progress.counters.total = walked - unhashable;
     };
+    // With an inventory, a file whose identity is the recorded one goes to the lookups unread.
+    const known = new BatchChannel<ScanEntry>();
     async function* counted(): AsyncGenerator<Buffer, void, undefined> {
-      for await (const path of files) {
-        walked += 1;
-        yield path;
+      try {
+        for await (const path of files) {
+          walked += 1;
+          const plan = run?.plan(path);
+          if (plan?.kind === 'known') {
+            progress.counters.hashed += 1;
+            const entry = fileEntry(plan.file);
+            // An answer young enough: reported here, without a trip through the lookup stage.
+            const answer = fresh(entry);
+            if (answer === undefined) known.push(entry);
+            else report(entry, answer.outcome, answer.at);
+          } else yield path;
+        }
+        // With objects still to list, the total is not known yet.
+        walkEnded = source === undefined && !signal.aborted;
+        updateTotal();
+      } finally {
+        known.end();
       }
-      // With objects still to list, the total is not known yet.
-      walkEnded = source === undefined;
-      updateTotal();
     }
     async function* entries(): AsyncGenerator<readonly ScanEntry[], void, undefined> {
       for await (const file of hashFilesOffThread(counted(), { algorithms, concurrency: hashConcurrency, signal })) {
@@ -234,7 +288,7 @@ export const scanCommand: Command = {
           continue;
         }
         progress.counters.hashed += 1;
-        yield [{ kind: 'file', name: file.path, size: file.size, digests: file.digests }];
+        yield [fileEntry(file)];
       }
       const results = source?.results({ algorithms: digestColumns, concurrency: pinnedHashing ?? 16, signal }) ?? [];
       for await (const result of results) {
@@ -246,18 +300,43 @@ export const scanCommand: Command = {
         yield [result.entry];
       }
     }
-    const report = (entry: ScanEntry, outcome: OutcomeView): void => {
+    const report = (entry: ScanEntry, outcome: OutcomeView, at = Date.now()): void => {
       progress.counters.looked += 1;
       if (outcome.verdict === 'error') progress.counters.errors += 1;
-      emit({ ...entryCells(entry), ...outcomeCells(outcome, policy) });
+      const cells = outcomeCells(outcome, policy, at);
+      const settled =
+        entry.kind === 'file' ? run?.settle(hashedFile(entry), outcome, cells.decision as Decision, at) : undefined;
+      emit({ ...entryCells(entry), ...cells }, settled);
     };
+    // A hash with an answer younger than --max-age is not asked again.
+    const fresh = (entry: ScanEntry) => {
+      const digest = lookupDigest(entry, primary);
+      return digest === undefined ? undefined : run?.freshAnswer(digest);
+    };
+    const items = run === undefined ? entries() : mergeBatches(entries(), known);
 
     try {
-      await lookups.run(entries(), (entry) => lookupDigest(entry, primary), { signal }, report, io.out);
+      await lookups.run(
+        items,
+        (entry) => (fresh(entry) === undefined ? lookupDigest(entry, primary) : undefined),
+        {
+          signal,
+          unlooked: (entry) => {
+            const answer = fresh(entry);
+            if (answer !== undefined) report(entry, answer.outcome, answer.at);
+          },
+        },
+        report,
+        io.out,
+      );
+      if (run !== undefined && walkEnded && !signal.aborted) changes.gone = reportGone(run, writer);
     } finally {
       progress.stop();
       writer.end();
       source?.close();
+      // Every row handed to stdout is recorded (its callback) before the inventory closes, as `--resume` does.
+      await flushed(io.out);
+      run?.close();
       await lookups.close();
     }
     if (signal.aborted) return 130;
@@ -267,11 +346,33 @@ export const scanCommand: Command = {
       const extra =
         skipped > 0 ? ` (${skipped} skipped: links, loops, directories already scanned or special files)` : '';
       const noun = paths.length === 0 ? 'object' : 'file';
-      diagnostics.line(`hashscan-sms: ${describeTally(tally, noun)}${extra}`);
+      const changed =
+        run === undefined
+          ? ''
+          : `; ${Object.entries(changes)
+              .map(([change, count]) => `${count} ${change}`)
+              .join(', ')}`;
+      diagnostics.line(`hashscan-sms: ${describeTally(tally, noun)}${changed}${extra}`);
       if (source !== undefined) diagnostics.line(`hashscan-sms: s3: ${source.describe()}`);
     }
+    if (failOn === 'new-block' && newBlocks > 0) return EXIT.newBlock;
     // A listing cut short leaves objects unreported: never an exit 0, even with --fail-on block.
-    const status = exitStatus(tally, failOn);
+    const status = exitStatus(tally, failOn === 'block' ? 'block' : 'review');
     return (source?.coverage.listingsCut ?? 0) > 0 && status === EXIT.ok ? EXIT.review : status;
   },
 };
+
+/** A local file read and hashed, as an entry of the scan's one pipeline. */
+function fileEntry(file: HashedFile<HashAlgorithm, Buffer>): ScanEntry {
+  return { kind: 'file', name: file.path, size: file.size, digests: file.digests };
+}
+
+/** A local file's entry as the inventory records it. */
+function hashedFile(entry: ScanEntry & { readonly kind: 'file' }): HashedFile<HashAlgorithm, Buffer> {
+  return {
+    index: -1,
+    path: entry.name,
+    size: entry.size,
+    digests: entry.digests as HashedFile<HashAlgorithm>['digests'],
+  };
+}

@@ -32,7 +32,11 @@ export type FromLookupThread =
 export function toView(outcome: OutcomeView): OutcomeView {
   switch (outcome.verdict) {
     case 'malicious':
-      return { verdict: 'malicious', source: outcome.source };
+      return {
+        verdict: 'malicious',
+        source: outcome.source,
+        data: { first_seen: outcome.data?.first_seen, last_seen: outcome.data?.last_seen },
+      };
     case 'not_detected':
       return { verdict: 'not_detected' };
     default:

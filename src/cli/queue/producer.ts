@@ -4,7 +4,7 @@ import { backpressure, type Diagnostics, flushed } from '../io.js';
 import { LOOKUP_COLUMNS, LOOKUP_CSV_COLUMNS } from '../lookup-columns.js';
 import { createWriter, type Format, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
-import { errorCells } from '../scan-row.js';
+import { errorCells, outcomeCells } from '../scan-row.js';
 import { counted, type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { UsageError } from '../usage-error.js';
 import { enqueueChunks, type JobQueue, type RunStamp } from './chunk-jobs.js';
@@ -37,14 +37,14 @@ export interface QueuedLookup {
   readonly redisDownMs: number;
 }
 
-/** The row cells of a recorded result: the same as a local run's. */
+/** The row cells of a recorded result: the same as a local run's, `checkedAt` when the worker was answered. */
 function cellsOf(result: LineResult, policy: DecisionPolicy): Row {
-  const decision = decide(result, policy);
-  if (result.verdict === 'malicious') {
-    return { verdict: 'malicious', decision, source: result.source, detail: result.source ?? 'flagged' };
+  if (result.verdict === 'error') {
+    return errorCells({ code: result.code, message: result.message }, decide(result, policy), result.at);
   }
-  if (result.verdict === 'not_detected') return { verdict: 'not_detected', decision };
-  return errorCells({ code: result.code, message: result.message }, decision);
+  if (result.verdict === 'not_detected') return outcomeCells(result, policy, result.at);
+  const data = { first_seen: result.firstSeen, last_seen: result.lastSeen };
+  return outcomeCells({ verdict: 'malicious', source: result.source, data }, policy, result.at);
 }
 
 /** `lookup --queue`: enqueue the input in chunks, wait for the workers, print every line once, in order. */

@@ -87,6 +87,9 @@ export const lineResult = z.discriminatedUnion('verdict', [
     at: answeredAt,
     name: z.string().optional(),
     source: z.string().optional(),
+    /** The service's `first_seen` / `last_seen`, as sent. */
+    firstSeen: z.string().max(64).optional(),
+    lastSeen: z.string().max(64).optional(),
   }),
   z.object({ verdict: z.literal('not_detected'), hash: z.string(), at: answeredAt, name: z.string().optional() }),
   z.object({

@@ -78,6 +78,8 @@ function recordOf(
       hash: line.hash,
       ...name,
       ...(outcome.source === undefined ? {} : { source: outcome.source }),
+      ...(outcome.data?.first_seen === undefined ? {} : { firstSeen: outcome.data.first_seen }),
+      ...(outcome.data?.last_seen === undefined ? {} : { lastSeen: outcome.data.last_seen }),
     };
   }
   if (outcome.verdict === 'not_detected') return { verdict: 'not_detected', hash: line.hash, ...name };
