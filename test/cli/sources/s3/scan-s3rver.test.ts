@@ -73,6 +73,9 @@ describe('scan s3:// against s3rver (a real S3-protocol server)', { timeout: 30_
       'detail',
       'path',
       'source',
+      'checkedAt',
+      'firstSeen',
+      'lastSeen',
     ]);
 
     const csv = await runCli(['scan', '--sandbox', '-f', 'csv', 's3://store/uploads/2026/'], {
@@ -80,7 +83,7 @@ describe('scan s3:// against s3rver (a real S3-protocol server)', { timeout: 30_
     });
     expect(csv.code).toBe(1);
     expect(csv.stdout.split('\r\n')[0]).toBe(
-      'decision,verdict,sha256,md5,size,digestSource,detail,path,pathBase64,source,error',
+      'decision,verdict,sha256,md5,size,digestSource,detail,path,pathBase64,source,error,checkedAt,firstSeen,lastSeen',
     );
     expect(csvRecords(csv.stdout).map((row) => row.digestSource)).toEqual(['etag-md5', 'etag-md5', 'etag-md5']);
 
