@@ -23,7 +23,9 @@ export interface OtpSendRequest {
 
 /** What a sent code is: the service's `RequestId` and when the code expires (epoch ms). */
 export interface OtpSendResult {
+  /** The service's `RequestId` of the send that carried the code. */
   readonly requestId: string;
+  /** When the code stops being accepted, in epoch milliseconds (from the verifier's `now`). */
   readonly expiresAt: number;
 }
 
@@ -43,7 +45,17 @@ export interface OtpCheckRequest {
 export type OtpCheckReason = 'expired' | 'mismatch' | 'too_many_attempts' | 'not_found';
 
 /** What {@link OtpVerifier.check} found. */
-export type OtpCheckResult = { readonly valid: true } | { readonly valid: false; readonly reason: OtpCheckReason };
+export type OtpCheckResult =
+  | {
+      /** The code was right: it is used up (a second check answers `not_found`). */
+      readonly valid: true;
+    }
+  | {
+      /** The code was not accepted. */
+      readonly valid: false;
+      /** Why: see {@link OtpCheckReason}. */
+      readonly reason: OtpCheckReason;
+    };
 
 const failed = (reason: OtpCheckReason): OtpCheckResult => ({ valid: false, reason });
 
