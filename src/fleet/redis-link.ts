@@ -2,7 +2,13 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ClientName, FleetUse } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
 import { warnOnce } from '../observe/process-warning.js';
-import { type BackoffListener, BoundedCalls, FIRST_BACKOFF_MS, UNAVAILABLE, type Unavailable } from '../store/bounded-calls.js';
+import {
+  type BackoffListener,
+  BoundedCalls,
+  FIRST_BACKOFF_MS,
+  UNAVAILABLE,
+  type Unavailable,
+} from '../store/bounded-calls.js';
 
 /*
  * The fleet's one way to Redis: the application's own client (node-redis v5+

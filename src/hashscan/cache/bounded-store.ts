@@ -1,10 +1,5 @@
 import type { Observers } from '../../observe/observers.js';
-import {
-  type BackoffListener,
-  BoundedCalls,
-  MAX_BACKOFF_MS,
-  UNAVAILABLE,
-} from '../../store/bounded-calls.js';
+import { type BackoffListener, BoundedCalls, MAX_BACKOFF_MS, UNAVAILABLE } from '../../store/bounded-calls.js';
 
 /**
  * A Keyv-compatible store: what the shared cache level needs of it. A
