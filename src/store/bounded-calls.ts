@@ -10,9 +10,9 @@ export type Unavailable = typeof UNAVAILABLE;
  * This many failures within {@link FAILURE_WINDOW_MS}, if they are at least
  * half of the calls that ended in it, bench the store.
  */
-export const FAILURES_TO_BENCH = 3;
+const FAILURES_TO_BENCH = 3;
 /** The window in which failures are counted against calls. */
-export const FAILURE_WINDOW_MS = 1_000;
+const FAILURE_WINDOW_MS = 1_000;
 /** How long a benched store is first left alone before one call probes it. */
 export const FIRST_BACKOFF_MS = 1_000;
 /** Longest wait between probes (each failed probe doubles the wait up to it): a store that returns is used again within it. */
