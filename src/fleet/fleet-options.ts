@@ -40,7 +40,9 @@ export interface FleetOptions {
   readonly prefix?: string | undefined;
   /**
    * Longest wait for one Redis call, in ms. A slower, failing or absent Redis
-   * is left alone for a second at a time, and each replica runs on its own meanwhile.
+   * (three failures within a second, at least half of its calls) or one that
+   * replies out of range is left alone, then probed one call at a time (every
+   * one to five seconds), and each replica runs on its own meanwhile.
    * @defaultValue 50
    */
   readonly timeoutMs?: number | undefined;

@@ -2,16 +2,24 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ClientName, FleetUse } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
 import { warnOnce } from '../observe/process-warning.js';
-import { errorCode } from '../util/error-code.js';
+import {
+  type BackoffListener,
+  BoundedCalls,
+  FIRST_BACKOFF_MS,
+  UNAVAILABLE,
+  type Unavailable,
+} from '../store/bounded-calls.js';
 
 /*
  * The fleet's one way to Redis: the application's own client (node-redis v5+
  * or ioredis), spoken to in raw commands so both look the same, every call
- * bounded in time and never throwing. A failure makes the link step aside
- * for a moment (each replica on its own, as without `fleet`; the sending
- * limits have a sibling link that steps aside on its own),
- * reported once through the observer seam (`fleet` events: the logger
- * writes them), and once again when Redis answers.
+ * bounded in time and never throwing (`store/bounded-calls.ts`: the one
+ * back-off policy of every outside store). Failures that are a share of a
+ * second's calls, or one reply out of range, make the link step aside
+ * (each replica on its own, as without `fleet`; the sending limits have a
+ * sibling link that steps aside on its own), reported once through the
+ * observer seam (`fleet` events: the logger writes them), and once again
+ * when Redis answers a probe.
  */
 
 /**
@@ -82,23 +90,20 @@ function queuesOffline(client: FleetRedisClient, kind: RedisKind): boolean {
 }
 
 /** The value of a failed or skipped call. */
-export const UNAVAILABLE: unique symbol = Symbol('fleet Redis unavailable');
-export type Unavailable = typeof UNAVAILABLE;
+export { UNAVAILABLE, type Unavailable };
 
-/** How long the fleet leaves Redis alone after a failed call, in ms. */
-export const FLEET_BACKOFF_MS = 1_000;
+/** How long the fleet first leaves Redis alone once benched, in ms (then one call probes it). */
+export const FLEET_BACKOFF_MS = FIRST_BACKOFF_MS;
 
 /** Counters of the link, for `stats().fleet`. */
 export interface LinkCounters {
   /** Redis calls that failed or took longer than `fleet.timeoutMs`. */
   errors: number;
-  /** Calls not made because the link was backing off after a failure. */
+  /** Calls not made because the link was stepping aside after failures. */
   skipped: number;
   /** Replies out of range (a time to live past its cap, a counter of the wrong type or size), treated as failures. */
   outOfRange: number;
 }
-
-const TIMED_OUT = Symbol('timed out');
 
 /** Bounded, never-throwing raw commands to the application's Redis client. */
 export class RedisLink {
@@ -109,8 +114,7 @@ export class RedisLink {
   readonly #name: ClientName;
   /** Which feature this link serves, when not the fleet's own coordination (its events say so). */
   readonly #use: FleetUse | undefined;
-  #resumeAt = Number.NEGATIVE_INFINITY;
-  #down = false;
+  readonly #calls: BoundedCalls;
   readonly counters: LinkCounters;
 
   constructor(
@@ -124,6 +128,7 @@ export class RedisLink {
     this.#name = options.name;
     this.#use = options.use;
     this.counters = options.counters ?? { errors: 0, skipped: 0, outOfRange: 0 };
+    this.#calls = new BoundedCalls(options.timeoutMs, this.#listener());
     // A sibling was checked (and warned about) with its first link.
     if (options.counters === undefined && queuesOffline(client, this.kind)) {
       const setting = this.kind === 'ioredis' ? 'enableOfflineQueue: false' : 'disableOfflineQueue: true';
@@ -154,14 +159,14 @@ export class RedisLink {
     });
   }
 
-  /** Whether the link is backing off (each replica on its own meanwhile). */
+  /** Whether the link steps aside now (a call would be skipped; each replica on its own meanwhile). */
   get down(): boolean {
-    return this.#down && performance.now() < this.#resumeAt;
+    return this.#calls.skipsNow;
   }
 
   /** One raw command: its reply, or {@link UNAVAILABLE} on failure, time-out or back-off. */
   command(args: readonly string[]): Promise<unknown> {
-    return this.run(() => this.#send(args));
+    return this.#calls.run(() => this.#send(args));
   }
 
   /** One raw command, unbounded and throwing as the client does (for callers that bound calls themselves). */
@@ -174,45 +179,18 @@ export class RedisLink {
    * `undoing`: a call that undoes one that may have run (a lock's release)
    * is made even while the link steps aside.
    */
-  async run<T>(call: () => Promise<T>, undoing = false): Promise<T | Unavailable> {
-    if (!undoing && performance.now() < this.#resumeAt) {
-      this.counters.skipped += 1;
-      return UNAVAILABLE;
-    }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-        // Decided after the poll phase: a reply that arrived while the event loop was busy is read first,
-        // so a loaded process does not take its own lag for a slow Redis.
-        timer = setTimeout(() => afterPoll(() => resolve(TIMED_OUT)), this.timeoutMs);
-      });
-      const outcome = await Promise.race([Promise.resolve().then(call), timeout]);
-      if (outcome === TIMED_OUT) {
-        this.#failed('TIMEOUT');
-        return UNAVAILABLE;
-      }
-      if (this.#down) {
-        this.#down = false;
-        if (this.#observers.listens('fleet'))
-          this.#observers.emit({ type: 'fleet', client: this.#name, state: 'resumed', ...this.#usedBy() });
-      }
-      return outcome;
-    } catch (error) {
-      this.#failed(errorCode(error));
-      return UNAVAILABLE;
-    } finally {
-      clearTimeout(timer);
-    }
+  run<T>(call: () => Promise<T>, undoing = false): Promise<T | Unavailable> {
+    return this.#calls.run(call, undefined, undoing);
   }
 
   /**
    * A reply that is out of range (`what` names it, e.g. `PAUSE_OUT_OF_RANGE`)
-   * is never obeyed: it counts as a failure of Redis, and the fleet steps
-   * aside as it does for a dead Redis.
+   * is never obeyed: it counts as a failure of Redis, and the link steps
+   * aside at once (a store that lies is not weighed like a slow one).
    */
   outOfRange(what: string): void {
     this.counters.outOfRange += 1;
-    this.#failed(what);
+    this.#calls.outOfRange(what);
   }
 
   #send(args: readonly string[]): Promise<unknown> {
@@ -223,30 +201,27 @@ export class RedisLink {
     return (this.client as NodeRedisLike).sendCommand([...args]);
   }
 
-  /** Any failure (not "three in a row": overlapping failures would count once) leaves Redis alone for a while. */
-  #failed(detail: string): void {
-    this.counters.errors += 1;
-    this.#resumeAt = performance.now() + FLEET_BACKOFF_MS;
-    if (this.#down) return;
-    this.#down = true;
-    if (this.#observers.listens('fleet')) {
-      this.#observers.emit({
-        type: 'fleet',
-        client: this.#name,
-        state: 'unavailable',
-        code: detail,
-        ...this.#usedBy(),
-      });
-    }
+  /** Counters and `fleet` events: once when the link steps aside, once when Redis answers a probe. */
+  #listener(): BackoffListener<undefined> {
+    const counters = this.counters;
+    const emit = (state: 'unavailable' | 'resumed', code?: string): void => {
+      if (!this.#observers.listens('fleet')) return;
+      const failure = code === undefined ? {} : { code };
+      this.#observers.emit({ type: 'fleet', client: this.#name, state, ...failure, ...this.#usedBy() });
+    };
+    return {
+      failed: () => {
+        counters.errors += 1;
+      },
+      benched: (failure) => emit('unavailable', failure.reason === 'timeout' ? 'TIMEOUT' : failure.code),
+      resumed: () => emit('resumed'),
+      skipped: () => {
+        counters.skipped += 1;
+      },
+    };
   }
 
   #usedBy(): { use?: FleetUse } {
     return this.#use === undefined ? {} : { use: this.#use };
   }
-}
-
-/** After the event loop's poll phase where the runtime has `setImmediate`; a Worker without `nodejs_compat` has none. */
-function afterPoll(run: () => void): void {
-  if (typeof globalThis.setImmediate === 'function') globalThis.setImmediate(run);
-  else setTimeout(run, 0);
 }

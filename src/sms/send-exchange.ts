@@ -4,7 +4,13 @@ import type { CredentialSource } from '../secrets/credentials.js';
 import type { Redactor } from '../secrets/redact.js';
 import type { SecretSet } from '../secrets/secret-set.js';
 import type { Deadline } from '../transport/call/deadline.js';
-import type { Exchange } from '../transport/call/exchange.js';
+import type {
+  Exchange,
+  ExtraRound,
+  IncomingResponse,
+  OutgoingRequest,
+  TransportFailure,
+} from '../transport/call/exchange.js';
 import type { ClockOffset } from './clock-offset.js';
 import { interpretSendResponse } from './interpret-response.js';
 import { type SignedRequest, type SigningContext, type SmsMethod, signedSendRequest } from './outgoing-request.js';
@@ -112,76 +118,113 @@ export interface SendCall {
 /**
  * One send as the transport drives it: each attempt signed afresh with the
  * current keys and clock; a refused timestamp or nonce earns one re-signed
- * round (the `extraRound` seam), in the transport's own loop.
+ * round (the `extraRound` seam), in the transport's own loop. A class, as
+ * the lookup exchange is: one style for the contract, its methods once on
+ * the prototype.
  */
-export function sendExchange(deps: SendDeps, call: SendCall): Exchange<SendSmsResult> {
-  const { method, params, state, signal } = call;
-  const redact = withSignatures(deps.redact, state.signatures);
-  const track = <E>(error: E): E => {
-    if (error instanceof SmsError && error.outcome === 'unknown') state.mayHaveSent = true;
-    return error;
-  };
-  const sign = (keys: SigningKeys) => {
-    const signed = signedSendRequest(method, params, deps.signing, keys, deps.clock.now());
-    state.signatures.add(signed.signature);
-    state.last = { method, signed, keys };
-    return signed.request;
-  };
-  const observeClock = (date: string | null, refused: boolean): void => {
-    if (deps.clock.observe(date, refused)) deps.onClockCorrected(deps.clock.offsetMs);
-  };
+export class SendExchange implements Exchange<SendSmsResult> {
+  readonly signal: AbortSignal | undefined;
+  readonly deadline: Deadline | undefined;
+  readonly op: SendOperation | undefined;
+  readonly #deps: SendDeps;
+  readonly #method: SmsMethod;
+  readonly #params: SendSmsParams;
+  readonly #state: SendState;
+  /** The client's redactor, plus every signature this send produced. */
+  readonly #redact: Redactor;
 
-  return {
-    build: (attempt) => {
-      state.attempts = attempt;
-      const keys = deps.credentials.current();
-      if (!(keys instanceof Promise)) return sign(keys);
-      return keys.then(sign, (error: unknown) => {
-        throw credentialsError(error, state);
+  constructor(deps: SendDeps, call: SendCall) {
+    this.#deps = deps;
+    this.#method = call.method;
+    this.#params = call.params;
+    this.#state = call.state;
+    this.signal = call.signal;
+    this.deadline = call.deadline;
+    this.op = call.op;
+    this.#redact = withSignatures(deps.redact, call.state.signatures);
+  }
+
+  /** Sends have their own circuit breaker. */
+  get operation(): string {
+    return 'send';
+  }
+
+  build(attempt: number): OutgoingRequest | Promise<OutgoingRequest> {
+    this.#state.attempts = attempt;
+    const keys = this.#deps.credentials.current();
+    if (!(keys instanceof Promise)) return this.#sign(keys);
+    return keys.then(
+      (resolved) => this.#sign(resolved),
+      (error: unknown) => {
+        throw credentialsError(error, this.#state);
+      },
+    );
+  }
+
+  interpret(response: IncomingResponse): SendSmsResult {
+    const date = response.headers.get('date');
+    this.#observeClock(date, false);
+    const last = this.#state.last;
+    const redact = this.#redact;
+    try {
+      return interpretSendResponse(response, {
+        redact,
+        mayHaveSent: this.#state.mayHaveSent,
+        stringToSign: last && (() => explainMismatch(last.method, last.signed.params, redact)),
       });
-    },
-    interpret: (response) => {
-      const date = response.headers.get('date');
-      observeClock(date, false);
-      const last = state.last;
-      try {
-        return interpretSendResponse(response, {
-          redact,
-          mayHaveSent: state.mayHaveSent,
-          stringToSign: last && (() => explainMismatch(last.method, last.signed.params, redact)),
-        });
-      } catch (error) {
-        if (error instanceof SmsError && error.outcome === 'rejected') {
-          if (CLOCK_CODES.has(error.code)) observeClock(date, true);
-          // Other refusals of the keys are fetched again on the next send (the rotated ones, at once: see extraRound).
-          else if (error.category === 'auth' && !RESIGN_ONCE.has(error.code) && !refusesKeys(error)) {
-            deps.credentials.invalidate();
-          }
+    } catch (error) {
+      if (error instanceof SmsError && error.outcome === 'rejected') {
+        if (CLOCK_CODES.has(error.code)) this.#observeClock(date, true);
+        // Other refusals of the keys are fetched again on the next send (the rotated ones, at once: see extraRound).
+        else if (error.category === 'auth' && !RESIGN_ONCE.has(error.code) && !refusesKeys(error)) {
+          this.#deps.credentials.invalidate();
         }
-        throw track(error);
       }
-    },
-    fail: (failure) => track(sendFailureError(failure, state.mayHaveSent)),
-    isRetryable: (error) => isRetryableSend(error, deps.retryUnknownOutcome),
-    extraRound: (error) => {
-      // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
-      if (resignsOnce(error)) {
-        if (state.resigned) return undefined;
-        state.resigned = true;
-        return 'resign';
-      }
-      // Refused keys: a provider is asked again (one call for every send refused meanwhile), and the
-      // send made once more if they changed; nothing was sent. Fixed keys are never asked again.
-      const used = state.last?.keys;
-      if (state.refreshed || used === undefined || !refusesKeys(error)) return undefined;
-      const changed = deps.credentials.refresh(used);
-      if (changed === false) return undefined;
-      state.refreshed = true;
-      return changed.then((yes) => (yes ? 'refresh' : undefined));
-    },
-    signal,
-    deadline: call.deadline,
-    op: call.op,
-    operation: 'send',
-  };
+      throw this.#track(error);
+    }
+  }
+
+  fail(failure: TransportFailure): Error {
+    return this.#track(sendFailureError(failure, this.#state.mayHaveSent));
+  }
+
+  isRetryable(error: unknown): boolean {
+    return isRetryableSend(error, this.#deps.retryUnknownOutcome);
+  }
+
+  extraRound(error: unknown): ExtraRound | undefined | Promise<ExtraRound | undefined> {
+    const state = this.#state;
+    // A refused timestamp or nonce proves nothing was sent: re-sign (corrected clock, new nonce) once.
+    if (resignsOnce(error)) {
+      if (state.resigned) return undefined;
+      state.resigned = true;
+      return 'resign';
+    }
+    // Refused keys: a provider is asked again (one call for every send refused meanwhile), and the
+    // send made once more if they changed; nothing was sent. Fixed keys are never asked again.
+    const used = state.last?.keys;
+    if (state.refreshed || used === undefined || !refusesKeys(error)) return undefined;
+    const changed = this.#deps.credentials.refresh(used);
+    if (changed === false) return undefined;
+    state.refreshed = true;
+    return changed.then((yes) => (yes ? 'refresh' : undefined));
+  }
+
+  /** An answer that may have been sent makes every later failure of this send `unknown`. */
+  #track<E>(error: E): E {
+    if (error instanceof SmsError && error.outcome === 'unknown') this.#state.mayHaveSent = true;
+    return error;
+  }
+
+  #sign(keys: SigningKeys): OutgoingRequest {
+    const signed = signedSendRequest(this.#method, this.#params, this.#deps.signing, keys, this.#deps.clock.now());
+    this.#state.signatures.add(signed.signature);
+    this.#state.last = { method: this.#method, signed, keys };
+    return signed.request;
+  }
+
+  #observeClock(date: string | null, refused: boolean): void {
+    const clock = this.#deps.clock;
+    if (clock.observe(date, refused)) this.#deps.onClockCorrected(clock.offsetMs);
+  }
 }

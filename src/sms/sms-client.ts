@@ -22,7 +22,7 @@ import { ClockOffset } from './clock-offset.js';
 import { describeSmsResponse } from './log-note.js';
 import type { SigningContext, SmsMethod } from './outgoing-request.js';
 import { limitCall } from './send-budget.js';
-import { newSendState, type SendCall, type SendDeps, sendExchange } from './send-exchange.js';
+import { newSendState, type SendCall, type SendDeps, SendExchange } from './send-exchange.js';
 import { checkSendOptions, type SendSmsOptions } from './send-options.js';
 import { type SendSmsParams, type SendSmsRequest, toSendParams } from './send-request.js';
 import type { SendSmsResult } from './send-result.js';
@@ -165,7 +165,7 @@ export class SmsClient {
           method: call.method,
         }
       : undefined;
-    const exchange = sendExchange(this.#deps, { ...call, params, state, op });
+    const exchange = new SendExchange(this.#deps, { ...call, params, state, op });
     if (op === undefined) return this.#transport.send(exchange);
     return observeOperation(observers, op, { attempts: () => state.attempts }, () => this.#transport.send(exchange));
   }

@@ -2,7 +2,7 @@
  * Outcomes over a sliding time window, kept in a ring of buckets (no entry
  * per outcome), plus the subjects (hashes) already counted as failures in
  * that window, so one deterministic failure repeated by many callers counts
- * once: the memory of the circuit breaker and of the shared store's back-off.
+ * once: the memory of the circuit breaker and of the outside stores' back-off (`store/`).
  * Imports nothing.
  *
  * The clock is passed in by the caller (`performance.now()`), so fake timers apply.

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RedisLink, UNAVAILABLE } from '../../src/fleet/redis-link.js';
-import { NO_OBSERVERS } from '../../src/observe/observers.js';
+import { NO_OBSERVERS, Observers } from '../../src/observe/observers.js';
 
 /** A node-redis-shaped client whose commands never answer (a stalled Redis). */
 const stalled = {
@@ -23,5 +23,42 @@ describe('RedisLink', () => {
     ]);
     expect(outcome).toBe(UNAVAILABLE);
     expect(link.counters.errors).toBe(1);
+  });
+
+  it("steps aside on a share of a second's failures, not on one; once on a reply out of range; says so once each way", async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const mode = { down: true };
+      const refusing = {
+        isReady: true,
+        options: { disableOfflineQueue: true },
+        sendCommand: () =>
+          mode.down ? Promise.reject(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })) : Promise.resolve('OK'),
+      };
+      const events: unknown[] = [];
+      const observers = new Observers([{ types: ['fleet'], observe: (event) => events.push(event) }]);
+      const link = new RedisLink(refusing as never, { timeoutMs: 20, observers, name: 'hashscan' });
+      await link.command(['GET', 'a']);
+      expect(link.down).toBe(false); // one failure is no outage
+      await link.command(['GET', 'b']);
+      await link.command(['GET', 'c']);
+      expect(link.down).toBe(true);
+      await expect(link.command(['GET', 'd'])).resolves.toBe(UNAVAILABLE);
+      expect(link.counters).toEqual({ errors: 3, skipped: 1, outOfRange: 0 });
+      mode.down = false;
+      vi.advanceTimersByTime(1_000);
+      await expect(link.command(['GET', 'e'])).resolves.toBe('OK'); // the probe
+      expect(link.down).toBe(false);
+      link.outOfRange('PAUSE_OUT_OF_RANGE');
+      expect(link.down).toBe(true);
+      expect(link.counters).toEqual({ errors: 4, skipped: 1, outOfRange: 1 });
+      expect(events).toEqual([
+        { type: 'fleet', client: 'hashscan', state: 'unavailable', code: 'ECONNREFUSED' },
+        { type: 'fleet', client: 'hashscan', state: 'resumed' },
+        { type: 'fleet', client: 'hashscan', state: 'unavailable', code: 'PAUSE_OUT_OF_RANGE' },
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

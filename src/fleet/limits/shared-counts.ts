@@ -119,7 +119,7 @@ export class SharedCounts {
   /** Replies out of range (a forged counter, a reply no script could make), each a Redis failure. */
   outOfRange = 0;
 
-  /** Whether the link is stepping aside after a failure. */
+  /** Whether the link is stepping aside after failures (a call now would be skipped). */
   get down(): boolean {
     return this.#link.down;
   }

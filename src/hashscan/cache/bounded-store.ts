@@ -1,6 +1,5 @@
 import type { Observers } from '../../observe/observers.js';
-import { errorCode } from '../../util/error-code.js';
-import { OutcomeWindow } from '../../util/outcome-window.js';
+import { type BackoffListener, BoundedCalls, MAX_BACKOFF_MS, UNAVAILABLE } from '../../store/bounded-calls.js';
 
 /**
  * A Keyv-compatible store: what the shared cache level needs of it. A
@@ -46,20 +45,8 @@ export interface SharedCacheOptions {
 }
 
 export const DEFAULT_STORE_TIMEOUT_MS = 50;
-/**
- * This many store calls failing within {@link STORE_FAILURE_WINDOW_MS}, and
- * at least half of the calls that ended in it, leave the store alone. Every
- * failure counts, overlapping or not: a dead store fails every call of a
- * burst at once, and must still be benched; a busy store that is slow for a
- * moment keeps answering most calls, and is not.
- */
-const STORE_FAILURES_BEFORE_BACKOFF = 3;
-/** The window in which {@link STORE_FAILURES_BEFORE_BACKOFF} failures bench the store. */
-const STORE_FAILURE_WINDOW_MS = 1_000;
-/** How long a failing store is first left alone; doubled after each failed probe. */
-const STORE_BACKOFF_MS = 1_000;
 /** Longest time a failing store is left alone before a probe: it is back in use within this of its return. */
-export const STORE_MAX_BACKOFF_MS = 5_000;
+export const STORE_MAX_BACKOFF_MS = MAX_BACKOFF_MS;
 
 /** Counters of the shared level. */
 export interface StoreCounters {
@@ -71,17 +58,15 @@ export interface StoreCounters {
   backoffs: number;
 }
 
-const TIMED_OUT = Symbol('timed out');
+type Operation = 'get' | 'set';
 
 /**
  * Wraps a {@link SharedStore} so that it never makes a lookup fail or hang:
- * every call is bounded by `timeoutMs` and never throws out. A store that
- * fails is left alone (calls skipped at once, never queued), then probed by
- * one call at a time until it answers. Each failure and each transition is
- * reported to the observers, never the error's message (it may carry a
- * connection string).
- *
- * The clock is `performance.now()`, read on each call so fake timers apply.
+ * every call is bounded by `timeoutMs` and never throws out, with the back-off
+ * policy of every outside store (`store/bounded-calls.ts`): a failing store is
+ * left alone (calls skipped at once, never queued), then probed by one call at
+ * a time until it answers. Each failure and each transition is reported to the
+ * observers, never the error's message (it may carry a connection string).
  */
 export class BoundedStore {
   readonly #store: SharedStore;
@@ -89,12 +74,7 @@ export class BoundedStore {
   readonly timeoutMs: number;
   readonly #observers: Observers;
   readonly #name: 'hashscan';
-  /** Calls and failures of the last {@link STORE_FAILURE_WINDOW_MS}. */
-  readonly #recent = new OutcomeWindow(STORE_FAILURE_WINDOW_MS);
-  #skipping = false;
-  #resumeAt = 0;
-  #backoffMs = STORE_BACKOFF_MS;
-  #probing = false;
+  readonly #calls: BoundedCalls<Operation>;
   readonly counters: StoreCounters = { errors: 0, skipped: 0, backoffs: 0 };
 
   constructor(store: SharedStore, options: { timeoutMs: number; observers: Observers; name: 'hashscan' }) {
@@ -102,88 +82,50 @@ export class BoundedStore {
     this.timeoutMs = options.timeoutMs;
     this.#observers = options.observers;
     this.#name = options.name;
+    this.#calls = new BoundedCalls(options.timeoutMs, this.#listener());
   }
 
-  /** Whether the store is being left alone now. */
+  /** Whether the store is being left alone now (from its bench to the first answered probe). */
   get skipping(): boolean {
-    return this.#skipping;
+    return this.#calls.benched;
   }
 
   /** The stored value, or `undefined` on a miss and on any failure. */
-  get(key: string): Promise<unknown> {
-    return this.#call('get', () => this.#store.get(key));
+  async get(key: string): Promise<unknown> {
+    const value = await this.#calls.run(() => this.#store.get(key), 'get');
+    return value === UNAVAILABLE ? undefined : value;
   }
 
   /** Stores a value; a failure is counted and otherwise ignored. */
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.#call('set', () => this.#store.set(key, value, ttlMs));
+    await this.#calls.run(() => this.#store.set(key, value, ttlMs), 'set');
   }
 
-  async #call(operation: 'get' | 'set', run: () => Promise<unknown>): Promise<unknown> {
-    const probe = this.#skipping;
-    if (probe && (this.#probing || performance.now() < this.#resumeAt)) {
-      this.counters.skipped += 1;
-      return undefined;
-    }
-    if (probe) this.#probing = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-        timer = setTimeout(resolve, this.timeoutMs, TIMED_OUT);
-      });
-      // `run()` may throw synchronously or return a non-promise: Promise.resolve().then covers both.
-      const outcome = await Promise.race([Promise.resolve().then(run), timeout]);
-      if (outcome === TIMED_OUT) {
-        this.#failed(operation, probe, 'timeout', `no answer within ${this.timeoutMs} ms`);
-        return undefined;
-      }
-      if (probe) this.#resume();
-      else this.#recent.record(false, undefined, performance.now());
-      return outcome;
-    } catch (error) {
-      this.#failed(operation, probe, 'error', errorCode(error));
-      return undefined;
-    } finally {
-      if (probe) this.#probing = false;
-      clearTimeout(timer);
-    }
-  }
-
-  #failed(operation: 'get' | 'set', probe: boolean, reason: 'timeout' | 'error', code: string): void {
-    this.counters.errors += 1;
+  /** Counters and `store` / `store:failed` events. */
+  #listener(): BackoffListener<Operation> {
+    const { counters } = this;
     const observers = this.#observers;
-    if (observers.listens('store:failed')) {
-      observers.emit({ type: 'store:failed', client: this.#name, operation, reason, code });
-    }
-    const now = performance.now();
-    if (probe) {
-      // Still down: wait longer before the next probe.
-      this.#backoffMs = Math.min(STORE_MAX_BACKOFF_MS, this.#backoffMs * 2);
-      this.#resumeAt = now + this.#backoffMs;
-      return;
-    }
-    if (this.#skipping) return;
-    this.#recent.record(true, undefined, now);
-    const { calls, failures } = this.#recent.totals(now);
-    if (failures < STORE_FAILURES_BEFORE_BACKOFF || failures * 2 < calls) return;
-    this.#skipping = true;
-    this.#backoffMs = STORE_BACKOFF_MS;
-    this.#resumeAt = now + STORE_BACKOFF_MS;
-    this.counters.backoffs += 1;
-    if (observers.listens('store')) {
-      observers.emit({
-        type: 'store',
-        client: this.#name,
-        state: 'skipping',
-        reason: reason === 'timeout' ? 'timeout' : code,
-        backoffMs: STORE_BACKOFF_MS,
-      });
-    }
-  }
-
-  #resume(): void {
-    this.#skipping = false;
-    this.#recent.reset();
-    if (this.#observers.listens('store')) this.#observers.emit({ type: 'store', client: this.#name, state: 'resumed' });
+    const client = this.#name;
+    return {
+      failed: (failure, operation = 'get') => {
+        counters.errors += 1;
+        if (!observers.listens('store:failed')) return;
+        const timedOut = failure.reason === 'timeout';
+        const code = timedOut ? `no answer within ${this.timeoutMs} ms` : failure.code;
+        observers.emit({ type: 'store:failed', client, operation, reason: timedOut ? 'timeout' : 'error', code });
+      },
+      benched: (failure, backoffMs) => {
+        counters.backoffs += 1;
+        if (!observers.listens('store')) return;
+        const reason = failure.reason === 'timeout' ? 'timeout' : failure.code;
+        observers.emit({ type: 'store', client, state: 'skipping', reason, backoffMs });
+      },
+      resumed: () => {
+        if (observers.listens('store')) observers.emit({ type: 'store', client, state: 'resumed' });
+      },
+      skipped: () => {
+        counters.skipped += 1;
+      },
+    };
   }
 }
