@@ -1,11 +1,13 @@
 import { defineConfig } from 'tsup';
 
 // `hashing`: the digests alone, for scripts and upload handlers that hash without the clients (no zod or ky to load).
+// `signing`: the AK/SK signing functions alone, for gateways, test doubles and scripts that sign or verify without the client.
 const entry = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
   sandbox: 'src/sandbox/index.ts',
   hashing: 'src/hashing/index.ts',
+  signing: 'src/sms/signing/index.ts',
 };
 
 /**

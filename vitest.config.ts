@@ -14,6 +14,8 @@ export default defineConfig({
     alias: [
       { find: /^hashscan-sms\/testing$/, replacement: source('./src/testing/index.ts') },
       { find: /^hashscan-sms\/sandbox$/, replacement: source('./src/sandbox/index.ts') },
+      { find: /^hashscan-sms\/hashing$/, replacement: source('./src/hashing/index.ts') },
+      { find: /^hashscan-sms\/signing$/, replacement: source('./src/sms/signing/index.ts') },
       { find: /^hashscan-sms$/, replacement: source('./src/index.ts') },
     ],
   },

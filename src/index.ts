@@ -5,6 +5,22 @@
  * @packageDocumentation
  */
 
+// Names that moved to `hashscan-sms/signing` and `hashscan-sms/hashing`, kept here as deprecated aliases.
+export {
+  canonicalQuery,
+  computeSignature,
+  explainSignature,
+  type FilePath,
+  type HashedFile,
+  type HashFilesOptions,
+  hashFiles,
+  maskedStringToSign,
+  percentEncode,
+  type SignatureExplanation,
+  stringToSign,
+  type UnreadableFile,
+  verifySignature,
+} from './deprecated-aliases.js';
 export type { SmsDestinations } from './destinations/destination-rules.js';
 export {
   SCAN_CHANNEL,
@@ -38,8 +54,18 @@ export type {
   NodeRedisQueueOption,
 } from './fleet/redis-link.js';
 export type { SmsFleetStats } from './fleet/sms-fleet.js';
-export type { HashAlgorithm } from './hashing/hash-algorithm.js';
-export * from './hashing/index.js';
+export {
+  type Digests,
+  EncodedBodyError,
+  type HashAlgorithm,
+  type HashUploadOptions,
+  hashBytes,
+  hashFile,
+  hashStream,
+  hashUpload,
+  TruncatedStreamError,
+  type UploadBody,
+} from './hashing/index.js';
 export type { ApiKeyProvider, ExpiringApiKey } from './hashscan/api-key.js';
 export type { SharedCacheOptions, SharedStore } from './hashscan/cache/bounded-store.js';
 export type { ScanCacheOptions } from './hashscan/cache/scan-cache.js';

@@ -5,31 +5,56 @@ import type { ScanOutcome } from './scan-result.js';
 export type Decision = 'block' | 'allow' | 'review';
 
 /**
- * How `decide` treats a lookup that gave no answer.
+ * How `decide` treats a lookup that gave no answer, and what it returns.
  *
  * @example
  * ```ts
  * decide(outcome, { onError: 'block' }) // strict: unknown files are refused
+ * decide(outcome, { explain: true }) // { action, reason }, to log
  * ```
  */
 export interface DecisionPolicy {
   /** Decision for an `error` outcome (time-out, abnormal response, …). @defaultValue 'review' */
   readonly onError?: 'review' | 'block' | undefined;
+  /**
+   * `true` makes {@link decide} return the action and why ({@link ExplainedDecision}) instead of the
+   * bare action: a policy typed `DecisionPolicy` always returns the bare action.
+   * @defaultValue false
+   */
+  readonly explain?: false | undefined;
 }
 
 /**
- * The caller flow of the spec: a flagged file is blocked, an unflagged one
- * continues (with your other checks still in place), and a lookup without a
- * trustworthy answer goes to review, or is blocked if the policy says so.
- * It never allows on an error.
+ * The one decision rule, the caller flow of the spec: a flagged file is blocked, an unflagged one
+ * continues (with your other checks still in place), and a lookup without a trustworthy answer goes
+ * to review, or is blocked if the policy says so. It never allows on an error.
+ *
+ * Returns the bare action (`'block' | 'allow' | 'review'`), or, with `{ explain: true }`, the action
+ * and its reason, ready to log ({@link ExplainedDecision}).
  *
  * @example
  * ```ts
- * const outcome = await client.scan(sha256).catch((error) => ({ verdict: 'error', hash: sha256, error }))
+ * const outcome = await client.scanOutcome(sha256)
  * if (decide(outcome) !== 'allow') quarantine(file)
+ * const { action, reason } = decide(outcome, { onError: 'block', explain: true })
+ * log.info('upload checked', { sha256, action, reason }) // e.g. action 'block', reason 'TIMEOUT'
  * ```
  */
-export function decide(outcome: Pick<ScanOutcome, 'verdict'>, policy: DecisionPolicy = {}): Decision {
+export function decide(
+  outcome: ExplainableOutcome,
+  policy: Omit<DecisionPolicy, 'explain'> & { readonly explain: true },
+): ExplainedDecision;
+/** {@link decide} without `explain`: the bare action, `'block' | 'allow' | 'review'`. */
+export function decide(outcome: ExplainableOutcome, policy?: DecisionPolicy): Decision;
+export function decide(
+  outcome: ExplainableOutcome,
+  policy: Omit<DecisionPolicy, 'explain'> & { readonly explain?: boolean | undefined } = {},
+): Decision | ExplainedDecision {
+  const action = actionOf(outcome, policy);
+  return policy.explain === true ? explained(outcome, action) : action;
+}
+
+function actionOf(outcome: ExplainableOutcome, policy: Omit<DecisionPolicy, 'explain'>): Decision {
   switch (outcome.verdict) {
     case 'malicious':
       return 'block';
@@ -41,14 +66,14 @@ export function decide(outcome: Pick<ScanOutcome, 'verdict'>, policy: DecisionPo
 }
 
 /**
- * Why {@link decideWithReason} decided what it did: `MALICIOUS` (the service flagged the file),
+ * Why {@link decide} (with `explain: true`) decided what it did: `MALICIOUS` (the service flagged the file),
  * `NOT_DETECTED` (no active detection service flagged it), or the code of the error that left the
  * lookup without a trustworthy answer (`TIMEOUT`, `INVALID_RESPONSE`, …; `NO_ANSWER` when the
  * outcome carries no error).
  */
 export type DecisionReason = 'MALICIOUS' | 'NOT_DETECTED' | HashScanErrorCode | 'NO_ANSWER';
 
-/** What {@link decideWithReason} returns: the action of {@link decide}, and why, ready to log. */
+/** What `decide(outcome, { explain: true })` returns: the action, and why, ready to log. */
 export interface ExplainedDecision {
   /** The same value `decide()` returns for this outcome and policy. */
   readonly action: Decision;
@@ -58,22 +83,19 @@ export interface ExplainedDecision {
   readonly source?: string | undefined;
 }
 
-/** What {@link decideWithReason} takes: an outcome of a lookup, or the bare `{ verdict }` `decide()` takes too. */
+/** What {@link decide} takes: an outcome of a lookup, or a bare `{ verdict }`. */
 export type ExplainableOutcome = ScanOutcome | Pick<ScanOutcome, 'verdict'>;
 
 /**
- * {@link decide}, with the reason a caller logs beside the action (`decide()` itself keeps returning
- * the bare action that code compares against).
- *
- * @example
- * ```ts
- * const outcome = await client.scanOutcome(sha256)
- * const { action, reason } = decideWithReason(outcome, { onError: 'block' })
- * log.info('upload checked', { sha256, action, reason }) // e.g. action 'review', reason 'TIMEOUT'
- * ```
+ * {@link decide} with `explain: true`, under its old name.
+ * @deprecated Use `decide(outcome, { ...policy, explain: true })`: one decision function. This alias
+ * stays for at least one minor release.
  */
 export function decideWithReason(outcome: ExplainableOutcome, policy: DecisionPolicy = {}): ExplainedDecision {
-  const action = decide(outcome, policy);
+  return decide(outcome, { ...policy, explain: true });
+}
+
+function explained(outcome: ExplainableOutcome, action: Decision): ExplainedDecision {
   if (outcome.verdict === 'malicious') {
     const source = 'source' in outcome ? outcome.source : undefined;
     return source === undefined ? { action, reason: 'MALICIOUS' } : { action, reason: 'MALICIOUS', source };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashFilesOffThread } from '../../src/cli/hashing/hash-off-thread.js';
-import { type HashedFile, hashFiles, type UnreadableFile } from '../../src/index.js';
+import { type HashedFile, hashFiles, type UnreadableFile } from '../../src/hashing/index.js';
 import { CLI_PATH } from './build-cli.js';
 
 // The thread file the test build of the CLI puts beside cli.mjs (built once by the global setup).

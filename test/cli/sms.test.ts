@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalQuery, computeSignature, stringToSign } from '../../src/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { canonicalQuery, computeSignature, stringToSign } from '../../src/sms/signing/index.js';
 import { parseNdjson, runCli } from './run-cli.js';
 import { runMain } from './run-main.js';
 

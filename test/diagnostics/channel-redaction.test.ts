@@ -10,7 +10,8 @@ import {
   type SendTraceContext,
 } from '../../src/diagnostics/tracing-channels.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
-import { SmsClient, stringToSign } from '../../src/sms/index.js';
+import { SmsClient } from '../../src/sms/index.js';
+import { stringToSign } from '../../src/sms/signing/index.js';
 import { useMswServer } from '../helpers/msw.js';
 import { readRequest } from '../sms/sms-service.js';
 

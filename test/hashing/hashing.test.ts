@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_SIZE, SYNC_READ_LIMIT } from '../../src/hashing/file-reader.js';
-import { hashBytes, hashFile, hashFiles, hashStream } from '../../src/index.js';
+import { hashBytes, hashFile, hashFiles, hashStream } from '../../src/hashing/index.js';
 
 const ALGORITHMS = ['md5', 'sha1', 'sha256'] as const;
 const reference = (bytes: Uint8Array, algorithm: string): string => createHash(algorithm).update(bytes).digest('hex');

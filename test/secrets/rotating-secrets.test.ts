@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import type { Logger } from '../../src/observe/logger.js';
-import { SmsClient, type SmsCredentials, verifySignature } from '../../src/sms/index.js';
+import { SmsClient, type SmsCredentials } from '../../src/sms/index.js';
+import { verifySignature } from '../../src/sms/signing/index.js';
 import { useMswServer } from '../helpers/msw.js';
 import { BASE_URL, REQUEST, readRequest } from '../sms/sms-service.js';
 

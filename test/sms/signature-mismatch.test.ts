@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { explainSignature, maskedStringToSign, stringToSign } from '../../src/sms/index.js';
+import { explainSignature, maskedStringToSign, stringToSign } from '../../src/sms/signing/index.js';
 import { useMswServer } from '../helpers/msw.js';
 import { ACCESS_KEY_ID, makeClient, REQUEST, rejection, serveSms } from './sms-service.js';
 

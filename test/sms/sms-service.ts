@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { HttpResponse, http } from 'msw';
 import type { SetupServer } from 'msw/node';
 import { expect } from 'vitest';
-import { SmsClient, type SmsClientOptions, SmsError, verifySignature } from '../../src/sms/index.js';
+import { SmsClient, type SmsClientOptions, SmsError } from '../../src/sms/index.js';
+import { verifySignature } from '../../src/sms/signing/index.js';
 
 export const BASE_URL = 'https://sms.test';
 export const ACCESS_KEY_ID = 'testKeyId0123';

@@ -175,6 +175,7 @@ describe('an explicit undefined means "not set", at run time too', () => {
       expect(
         decide(outcome ?? ({ verdict: 'error', hash, error: new Error('none') } as never), {
           onError: undefined,
+          explain: undefined,
         } satisfies AllUndefined<DecisionPolicy>),
       ).toBe('allow');
       const iterable = {

@@ -89,6 +89,13 @@ async function main() {
   const cut = Object.assign(Readable.from([Buffer.from('abc')]), { truncated: true });
   const truncated = await hashing.hashStream(cut).catch((error) => error);
   assert.ok(truncated instanceof TruncatedStreamError && truncated instanceof esm.TruncatedStreamError);
+  // `hashscan-sms/signing`: the functions the root keeps as deprecated aliases, the same objects in CommonJS too.
+  const signing = require('hashscan-sms/signing');
+  const root = require('hashscan-sms');
+  assert.equal(root.computeSignature, signing.computeSignature);
+  assert.equal(root.verifySignature, signing.verifySignature);
+  assert.equal(root.SigningError, signing.SigningError);
+  assert.equal(root.hashFiles, hashing.hashFiles);
 
   const flags = process.execArgv.length > 0 ? ` ${process.execArgv.join(' ')}` : '';
   console.log(`cjs smoke ok: node ${process.version}${flags}, ${backend.kind}`);

@@ -15,7 +15,7 @@ import {
   TruncatedStreamError,
   VERSION,
 } from 'hashscan-sms';
-import { hashStream } from 'hashscan-sms/hashing';
+import { hashFiles, hashStream } from 'hashscan-sms/hashing';
 import { startBackend } from './backend.mjs';
 
 // The ESM build, not the CJS one, answers `import`.
@@ -100,6 +100,18 @@ assert.throws(
 const cut = Object.assign(Readable.from([Buffer.from('abc')]), { truncated: true });
 const truncated = await hashStream(cut).catch((error) => error);
 assert.ok(truncated instanceof TruncatedStreamError && truncated instanceof cjs.TruncatedStreamError);
+
+// The names that moved to `hashscan-sms/signing` and `/hashing` are still in the root, as the very same objects.
+const root = await import('hashscan-sms');
+const signing = await import('hashscan-sms/signing');
+for (const name of ['canonicalQuery', 'computeSignature', 'explainSignature', 'percentEncode', 'stringToSign']) {
+  assert.equal(typeof signing[name], 'function', name);
+  assert.equal(root[name], signing[name], name);
+}
+assert.equal(root.verifySignature, signing.verifySignature);
+assert.equal(root.maskedStringToSign, signing.maskedStringToSign);
+assert.equal(root.SigningError, signing.SigningError);
+assert.equal(root.hashFiles, hashFiles);
 
 // Class names survive the bundler in both builds (not `_HashScanError`): logs and error trackers group on them.
 for (const [error, name] of [

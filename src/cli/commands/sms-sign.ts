@@ -1,5 +1,5 @@
-import { explainSignature, SigningError, verifySignature } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
+import { explainSignature, SigningError, verifySignature } from '../../sms/signing/index.js';
 import { type Command, noArguments, oneOf, parseFlags } from '../command.js';
 import { UsageError } from '../usage-error.js';
 

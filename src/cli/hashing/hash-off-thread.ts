@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { type HashAlgorithm, type HashedFile, hashFiles, type UnreadableFile } from '../../index.js';
+import { type HashAlgorithm, type HashedFile, hashFiles, type UnreadableFile } from '../../hashing/index.js';
 import { builtThreadFile } from '../thread-file.js';
 import type { FromHasher, HashedWire, HashJob, ToHasher, UnreadableWire } from './messages.js';
 
