@@ -1,9 +1,10 @@
-// Checks that package.json declares exactly the four runtime dependencies the
+// Checks that package.json declares exactly the five runtime dependencies the
 // package is meant to have, so nothing else is installed into consumers' trees.
 // Usage: node .ci/lib/check-deps.mjs
 import { readFileSync } from 'node:fs';
 
-const EXPECTED = ['@noble/hashes', 'ky', 'lru-cache', 'zod'];
+// libphonenumber-js: phone numbers as E.164 identities (SmsClient, OtpVerifier), bundled like ky and zod.
+const EXPECTED = ['@noble/hashes', 'ky', 'libphonenumber-js', 'lru-cache', 'zod'];
 const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
 const actual = Object.keys(manifest.dependencies ?? {}).sort();
 const problems = [];
