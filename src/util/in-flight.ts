@@ -68,26 +68,9 @@ export class InFlight<K, V> {
     return this.#pending.size;
   }
 
-  /** Whether an operation for `key` is under way (a {@link run} now would join it). */
+  /** Whether an operation for `key` is under way (a {@link join} now would join it). */
   has(key: K): boolean {
     return this.#pending.has(key);
-  }
-
-  /**
-   * Starts the operation for `key` with `start`, or joins the one under way.
-   * Each caller is told on its own: an abort of its `signal` rejects it with
-   * `aborted(progress)` at once.
-   */
-  run(
-    key: K,
-    start: (signal: AbortLike, progress: SharedProgress) => Promise<V>,
-    signal: AbortLike | undefined,
-    aborted: (progress: SharedProgress) => Error,
-  ): Promise<V> {
-    const joined = this.join(key, signal, aborted);
-    if (joined !== undefined) return joined;
-    const flight = this.open();
-    return this.track(key, flight, start(flight.signal, flight.progress), signal, aborted);
   }
 
   /**

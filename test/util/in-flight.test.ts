@@ -1,6 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type AbortLike, SharedAbort } from '../../src/util/abort-like.js';
-import { InFlight } from '../../src/util/in-flight.js';
+import { InFlight, type SharedProgress } from '../../src/util/in-flight.js';
+
+/** Joins the operation for `key`, or opens and tracks one with `start`: what `HashScanClient#lookup` does. */
+function run<V>(
+  inFlight: InFlight<string, V>,
+  key: string,
+  start: (signal: AbortLike, progress: SharedProgress) => Promise<V>,
+  signal: AbortLike | undefined,
+  aborted: (progress: SharedProgress) => Error,
+): Promise<V> {
+  const joined = inFlight.join(key, signal, aborted);
+  if (joined !== undefined) return joined;
+  const flight = inFlight.open();
+  return inFlight.track(key, flight, start(flight.signal, flight.progress), signal, aborted);
+}
 
 /** A shared operation the test settles by hand; records the signal it was given. */
 function operation(): {
@@ -36,9 +50,9 @@ describe('InFlight', () => {
       const start = vi.fn(work.start);
       const [a, b, c] = [make(), make(), make()];
       const signalOf = (x: SharedAbort | AbortController): AbortLike => (x instanceof SharedAbort ? x : x.signal);
-      const first = inFlight.run('k', start, signalOf(a), aborted);
-      const second = inFlight.run('k', start, signalOf(b), aborted);
-      const third = inFlight.run('k', start, signalOf(c), aborted);
+      const first = run(inFlight, 'k', start, signalOf(a), aborted);
+      const second = run(inFlight, 'k', start, signalOf(b), aborted);
+      const third = run(inFlight, 'k', start, signalOf(c), aborted);
       expect(start).toHaveBeenCalledTimes(1);
       b.abort();
       await expect(second).rejects.toThrow('caller aborted');
@@ -58,8 +72,8 @@ describe('InFlight', () => {
     const inFlight = new InFlight<string, string>();
     const work = operation();
     const [a, b] = [new SharedAbort(), new SharedAbort()];
-    const first = inFlight.run('k', work.start, a, aborted);
-    const second = inFlight.run('k', work.start, b, aborted);
+    const first = run(inFlight, 'k', work.start, a, aborted);
+    const second = run(inFlight, 'k', work.start, b, aborted);
     a.abort();
     b.abort();
     await expect(first).rejects.toThrow('caller aborted');
@@ -67,7 +81,7 @@ describe('InFlight', () => {
     expect(work.signal()?.aborted).toBe(true);
     expect(inFlight.size).toBe(0);
     const again = operation();
-    const third = inFlight.run('k', again.start, undefined, aborted);
+    const third = run(inFlight, 'k', again.start, undefined, aborted);
     again.settle('fresh');
     await expect(third).resolves.toBe('fresh');
   });
@@ -83,13 +97,13 @@ describe('InFlight', () => {
       });
     };
     const a = new SharedAbort();
-    const withSignal = inFlight.run('k', start, a, aborted);
-    const without = inFlight.run('k', start, undefined, aborted);
+    const withSignal = run(inFlight, 'k', start, a, aborted);
+    const without = run(inFlight, 'k', start, undefined, aborted);
     a.abort();
     await expect(withSignal).rejects.toThrow('caller aborted');
     expect(given?.aborted).toBe(false);
     const later = new SharedAbort();
-    const joined = inFlight.run('k', start, later, aborted);
+    const joined = run(inFlight, 'k', start, later, aborted);
     fail(new Error('service down'));
     await expect(without).rejects.toThrow('service down');
     await expect(joined).rejects.toThrow('service down');
