@@ -1,12 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { ANSWER_MAX_AGE_LIMIT_MS, ANSWER_MAX_AGE_MS } from './checked-at.js';
 import { flagDuration } from './config.js';
 import { type HashLine, hashListBytes, type LineMode, MAX_LINE_BYTES, parseHashLine, readInput } from './hash-lines.js';
 import { BlockDigests } from './input/block-digests.js';
 import { byteLines, NUL_RECORDS, type RawLine, TEXT_LINES } from './input/byte-lines.js';
 import type { Io } from './io.js';
 import { duration, type Progress } from './progress.js';
-import { type Freshness, RESUME_MAX_AGE_LIMIT_MS, RESUME_MAX_AGE_MS, ResumeState } from './resume/resume-state.js';
+import { type Freshness, ResumeState } from './resume/resume-state.js';
 import type { InputSource } from './resume/state-file.js';
 import { verifiedLines } from './resume/verified-lines.js';
 import { counted } from './tally.js';
@@ -24,12 +25,12 @@ export function resumeOptions(
   maxAge: string | undefined,
   now: number,
 ): ResumeOptions | undefined {
-  const maxAgeMs = flagDuration(maxAge, 'max-age', { minMs: 1_000, maxMs: RESUME_MAX_AGE_LIMIT_MS });
+  const maxAgeMs = flagDuration(maxAge, 'max-age', { minMs: 1_000, maxMs: ANSWER_MAX_AGE_LIMIT_MS });
   if (path === undefined) {
     if (maxAgeMs !== undefined) throw new UsageError('lookup: --max-age applies to --resume STATE or --queue URL');
     return undefined;
   }
-  return { path, freshness: { maxAgeMs: maxAgeMs ?? RESUME_MAX_AGE_MS, now } };
+  return { path, freshness: { maxAgeMs: maxAgeMs ?? ANSWER_MAX_AGE_MS, now } };
 }
 
 /** What a resumed run says of the recorded answers it asks again, being too old to print. */

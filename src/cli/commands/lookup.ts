@@ -53,7 +53,7 @@ Input:
                         only what was not (failed lookups included)
   --max-age D           with --resume: a line answered longer ago than D (90s, 15m,
                         12h, 7d) is asked again, its old answer neither printed nor
-                        counted (default 1d)
+                        counted (default 12h)
 
 Order:
   --order input|completion
@@ -90,6 +90,8 @@ export const lookupCommand: Command = {
         throw new UsageError('lookup: --queue prints in input order; --order completion is for a local run');
       return queuedLookup(values, positionals, { format, failOn, policy }, { io, signal });
     }
+    const queueOnly = (['run-id', 'chunk-size', 'redis-wait'] as const).find((flag) => values[flag] !== undefined);
+    if (queueOnly !== undefined) throw new UsageError(`lookup: --${queueOnly} applies to --queue URL`);
     const pinned = flagNumber(values.concurrency, 'concurrency', { min: 1, max: 1024 });
     const workers = flagNumber(values.workers, 'workers', { min: 1, max: 64 }) ?? 1;
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);

@@ -1,19 +1,12 @@
 /** The flags of `scan --inventory`, their help, and the rows of files gone since the last run. */
 
-import { checkedAt } from '../checked-at.js';
-import { flagDuration } from '../duration.js';
+import { durationLabel } from '../../config/duration.js';
+import { ANSWER_MAX_AGE_LIMIT_MS, ANSWER_MAX_AGE_MS, checkedAt } from '../checked-at.js';
+import { flagDuration } from '../config.js';
 import { nameCells } from '../names.js';
 import type { ResultWriter } from '../output/index.js';
 import { UsageError } from '../usage-error.js';
 import type { InventoryRun } from './inventory-run.js';
-
-/**
- * An answer is the service's state "at the moment of the query" (its spec):
- * it ages. 12 hours: a daily run (cron) asks every hash again, while runs
- * within the same half day (a rerun after a stop, a second look) reuse what
- * was just answered.
- */
-const DEFAULT_MAX_AGE = '12h';
 
 export const INVENTORY_OPTIONS = {
   inventory: { type: 'string' },
@@ -28,7 +21,7 @@ export const INVENTORY_HELP = `Inventory (a store of files inspected over time):
                         each row says what changed: change (new, unchanged, modified,
                         verdict, gone) and previousDecision
   --max-age D           ask again a hash answered longer ago than D (1s, 90s, 15m,
-                        12h, 7d; default ${DEFAULT_MAX_AGE}): an answer is the state at the
+                        12h, 7d; default ${durationLabel(ANSWER_MAX_AGE_MS)}): an answer is the state at the
                         moment of the query
   --changes-only        print only files whose change is not "unchanged"
   --fail-on new-block   exit 3 when a block appeared that the inventory did not hold
@@ -53,7 +46,8 @@ export function inventoryOptions(values: {
   if (values.inventory === '') throw new UsageError('scan: --inventory needs a file name');
   return {
     path: values.inventory,
-    maxAgeMs: flagDuration(values['max-age'] ?? DEFAULT_MAX_AGE, 'max-age') as number,
+    maxAgeMs:
+      flagDuration(values['max-age'], 'max-age', { minMs: 1_000, maxMs: ANSWER_MAX_AGE_LIMIT_MS }) ?? ANSWER_MAX_AGE_MS,
     changesOnly: values['changes-only'] === true,
   };
 }

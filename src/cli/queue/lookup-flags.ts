@@ -17,6 +17,7 @@ export const QUEUE_OPTIONS = {
   'run-id': { type: 'string' },
   'chunk-size': { type: 'string' },
   'max-age': { type: 'string' },
+  'redis-wait': { type: 'string' },
 } as const;
 
 export const QUEUE_HELP = `Across machines (BullMQ; needs the optional packages bullmq and ioredis):
@@ -29,10 +30,12 @@ export const QUEUE_HELP = `Across machines (BullMQ; needs the optional packages 
   --max-age D           with --queue: a recorded result older than D (90s, 15m; bare
                         digits are ms) is asked again, never printed (default
                         ${durationLabel(RECORD_MAX_AGE_MS)}: the client cache's lifetime)
+  --redis-wait D        with --queue: how long Redis may not answer before the run
+                        stops with exit 2 (1s to 1d; default ${durationLabel(REDIS_DOWN_MS)})
   Results are sealed by the workers and checked here with HASHSCAN_QUEUE_SECRET, else
   the API key: give the producer the same one as the workers. A result answered before
   the run, or sealed with another key, is asked again. Redis restarted empty: the lost
-  chunks are enqueued again; Redis silent for ${REDIS_DOWN_MS / 1000} s: the run stops (exit 2)`;
+  chunks are enqueued again; Redis silent for --redis-wait: the run stops (exit 2)`;
 
 /** `lookup --queue …`: the flags a local run would use, checked, then the producer. */
 export function queuedLookup(
@@ -41,6 +44,7 @@ export function queuedLookup(
     readonly 'run-id'?: string;
     readonly 'chunk-size'?: string;
     readonly 'max-age'?: string;
+    readonly 'redis-wait'?: string;
     readonly input?: string;
     readonly resume?: string;
     readonly redis?: string;
@@ -70,7 +74,8 @@ export function queuedLookup(
       wide: values.wide === true,
       secret: queueSecret(values, context.io.env),
       maxAgeMs: flagDuration(values['max-age'], 'max-age', { minMs: 1_000, maxMs: RUN_TTL_MS }) ?? RECORD_MAX_AGE_MS,
-      redisDownMs: REDIS_DOWN_MS,
+      redisDownMs:
+        flagDuration(values['redis-wait'], 'redis-wait', { minMs: 1_000, maxMs: 86_400_000 }) ?? REDIS_DOWN_MS,
     },
     diagnostics,
     context,

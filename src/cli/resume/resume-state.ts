@@ -9,10 +9,6 @@ import { coveredLines, describeSource, type InputSource, parseSnapshot, serializ
 
 /** Snapshot the journal into the state file this often, so the journal stays short. */
 const COMPACT_EVERY = 50_000;
-/** Without `--max-age`, a recorded answer is skipped for a day: a daily re-check asks everything again. */
-export const RESUME_MAX_AGE_MS = 86_400_000;
-/** The longest `--max-age` a resume state takes. */
-export const RESUME_MAX_AGE_LIMIT_MS = 3_650 * 86_400_000;
 /** A state may be dated this far ahead of this machine's clock (another machine's, or a clock set back). */
 const CLOCK_SKEW_MS = 300_000;
 

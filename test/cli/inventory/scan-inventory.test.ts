@@ -197,7 +197,7 @@ describe('scan --inventory', () => {
     expect(alone.stderr).toContain('--changes-only needs --inventory FILE');
     const badAge = await runCli(['scan', '--sandbox', '--inventory', join(dir, 'x.db'), '--max-age', '0s', tree]);
     expect(badAge.code).toBe(64);
-    expect(badAge.stderr).toContain('--max-age must be a positive duration');
+    expect(badAge.stderr).toContain('--max-age must be a duration from 1s to 3650d (as 90s, 15m, 12h or 7d), got "0s"');
     // The inventory keys on local identities below named roots: a list or a bucket is refused, nothing sent.
     const bucket = await runCli(['scan', '--sandbox', '--inventory', join(dir, 'y.db'), tree, 's3://bucket/prefix']);
     expect(bucket.code).toBe(64);

@@ -232,7 +232,7 @@ describeWithRedis('lookup --queue against a hostile or restarted Redis', () => {
     const worker = cli(['worker', '--queue', server.url, '--concurrency', '8', '-q'], service.url);
     const stopped = collect(worker);
     const producer = cli(
-      ['lookup', '--queue', server.url, '--input', input, '--chunk-size', '100', '-f', 'ndjson'],
+      ['lookup', '--queue', server.url, '--input', input, '--chunk-size', '100', '--redis-wait', '4s', '-f', 'ndjson'],
       service.url,
     );
     const ran = collect(producer);
@@ -242,9 +242,9 @@ describeWithRedis('lookup --queue against a hostile or restarted Redis', () => {
     const run = await ran;
     clearTimeout(deadline);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/Redis does not answer \(\w+\); waiting up to 30 s/);
+    expect(run.stderr).toMatch(/Redis does not answer \(\w+\); waiting up to 4 s/);
     expect(run.stderr).toMatch(
-      /stopped, Redis does not answer \(\w+\) for 30 s: \d+ of 2000 lines printed; the same command resumes the run/,
+      /stopped, Redis does not answer \(\w+\) for 4 s: \d+ of 2000 lines printed; the same command resumes the run/,
     );
     const rows = ndjsonRows(run.stdout);
     expect(rows.map((row) => row.line)).toEqual(list.slice(0, rows.length).map((_, i) => i + 1));

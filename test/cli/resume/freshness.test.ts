@@ -102,20 +102,20 @@ describe('lookup --resume STATE --max-age D', { timeout: 60_000 }, () => {
     expect(again.stderr).toContain(`${LINES + 5} hashes: 1 block, 0 review, ${LINES + 4} allow`);
   });
 
-  it('without --max-age asks again answers older than a day', async () => {
+  it('without --max-age asks again answers older than half a day, as scan --inventory does', async () => {
     const input = join(dir, 'default.txt');
     const state = join(dir, 'default.state');
     writeFileSync(input, `${hashOf(1)}\n${hashOf(TURNED)}\n`);
     const args = ['--input', input, '--resume', state];
     expect((await lookup(before, args)).code).toBe(0);
-    age(state, 23 * 3_600);
+    age(state, 11 * 3_600);
     const recent = await lookup(now, args);
     expect([recent.asked, recent.code, recent.stdout]).toEqual([[], 0, '']);
     age(state, 3_600 + 60);
     const old = await lookup(now, args);
     expect(old.asked.sort()).toEqual([hashOf(1), hashOf(TURNED)].sort());
     expect(old.code).toBe(1);
-    expect(old.stderr).toContain('2 answers older than 1d00h (the oldest 1d00h old) asked again');
+    expect(old.stderr).toContain('2 answers older than 12h00m (the oldest 12h01m old) asked again');
   });
 
   it('refuses a bad --max-age, --max-age without a state, and a state of the format before answer times', async () => {
@@ -126,6 +126,9 @@ describe('lookup --resume STATE --max-age D', { timeout: 60_000 }, () => {
       [['--resume', state, '--max-age', '0s'], '--max-age must be a duration from 1s to 3650d'],
       [['--resume', state, '--max-age', '2w'], 'got "2w"'],
       [['--max-age', '1d'], '--max-age applies to --resume STATE or --queue URL'],
+      [['--redis-wait', '5s'], '--redis-wait applies to --queue URL'],
+      [['--chunk-size', '10'], '--chunk-size applies to --queue URL'],
+      [['--run-id', 'nightly'], '--run-id applies to --queue URL'],
     ] as const) {
       const run = await lookup(now, ['--input', input, ...flags]);
       expect(run.code).toBe(64);
