@@ -52,10 +52,18 @@ export interface ObjectEntry {
  */
 export type ScanEntry = FileEntry | ObjectEntry;
 
-/** The digest to look up: the first `-a` algorithm where the entry has it, else a stored one (SHA-256 first). */
+/** The algorithm of the digest to look up: the first `-a` one where the entry has it, else a stored one (SHA-256 first). */
+export function lookupAlgorithm(
+  digests: Readonly<Partial<Record<HashAlgorithm, string>>>,
+  primary: HashAlgorithm,
+): HashAlgorithm | undefined {
+  return [primary, 'sha256' as const, 'sha1' as const, 'md5' as const].find((a) => digests[a] !== undefined);
+}
+
+/** The digest to look up (see {@link lookupAlgorithm}). */
 export function lookupDigest(entry: ScanEntry, primary: HashAlgorithm): string | undefined {
-  const { digests } = entry;
-  return digests[primary] ?? digests.sha256 ?? digests.sha1 ?? digests.md5;
+  const algorithm = lookupAlgorithm(entry.digests, primary);
+  return algorithm === undefined ? undefined : entry.digests[algorithm];
 }
 
 /** The cells of an entry before its lookup's: name, size, digests and, for an object, `digestSource`. */
