@@ -8,8 +8,8 @@ import { statSync } from 'node:fs';
 import type { HashAlgorithm, HashedFile } from '../../index.js';
 import type { OutcomeView } from '../scan-row.js';
 import { chooseSqlite } from './sqlite-driver.js';
-import { storedAnswer } from './stored-answer.js';
 import { type FileIdentity, Inventory, type InventoryEntry, type StoredAnswer } from './store.js';
+import { storedAnswer } from './stored-answer.js';
 import { type TransitionCells, transition } from './transition.js';
 
 /** What to do with a walked file. */

@@ -9,12 +9,12 @@ import type { HashAlgorithm } from '../../../index.js';
 import type { OutcomeView } from '../../scan-row.js';
 import { lookupAlgorithm, type ObjectEntry, type ObjectIdentity } from '../../sources/entry.js';
 import type { ListedObject } from '../../sources/s3/list-objects.js';
-import type { ObjectRecall } from '../../sources/s3/scan-objects.js';
 import { type S3Location, s3Name } from '../../sources/s3/s3-url.js';
+import type { ObjectRecall } from '../../sources/s3/scan-objects.js';
 import type { Settled } from '../inventory-run.js';
 import { chooseSqlite } from '../sqlite-driver.js';
-import { storedAnswer } from '../stored-answer.js';
 import type { StoredAnswer } from '../store.js';
+import { storedAnswer } from '../stored-answer.js';
 import { type TransitionCells, transition } from '../transition.js';
 import { ObjectInventory, type ObjectRecord } from './object-store.js';
 
@@ -142,9 +142,7 @@ function listedAsRecorded(recorded: ObjectIdentity, listed: ListedObject): boole
 }
 
 function sameIdentity(a: ObjectIdentity, b: ObjectIdentity): boolean {
-  return (
-    a.etag === b.etag && a.size === b.size && a.versionId === b.versionId && a.lastModified === b.lastModified
-  );
+  return a.etag === b.etag && a.size === b.size && a.versionId === b.versionId && a.lastModified === b.lastModified;
 }
 
 /**

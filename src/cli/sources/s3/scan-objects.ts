@@ -1,8 +1,8 @@
 import type { HashAlgorithm } from '../../../hashing/index.js';
 import { counted } from '../../tally.js';
+import type { ObjectEntry } from '../entry.js';
 import type { S3Connection } from './connect.js';
 import { type ListedObject, ListingError, listObjects } from './list-objects.js';
-import type { ObjectEntry } from '../entry.js';
 import { type Coverage, digestObject, type ObjectResult } from './object-digest.js';
 import { type S3Location, s3Name } from './s3-url.js';
 
@@ -30,7 +30,15 @@ type Listed = { readonly bucket: string; readonly object: ListedObject } | Objec
 /** A new, empty coverage tally. */
 export function emptyCoverage(inventory: boolean): Coverage {
   const fromInventory = inventory ? 0 : undefined;
-  return { 'checksum-sha256': 0, 'etag-md5': 0, download: 0, failed: 0, bytesDownloaded: 0, listingsCut: 0, fromInventory };
+  return {
+    'checksum-sha256': 0,
+    'etag-md5': 0,
+    download: 0,
+    failed: 0,
+    bytesDownloaded: 0,
+    listingsCut: 0,
+    fromInventory,
+  };
 }
 
 async function* listEvery(

@@ -85,7 +85,9 @@ describe('scan --inventory s3:// against s3rver', { timeout: 30_000 }, () => {
     expect([...firstRows.keys()].sort()).toEqual(['a.txt', 'b.txt', 'c.txt']);
     expect([...firstRows.values()].every((row) => row.change === 'new' && row.digestSource === 'etag-md5')).toBe(true);
     expect(asked().sort()).toEqual([md5('alpha'), md5('bravo'), md5('charlie')].sort());
-    expect(first.stderr).toContain('3 objects: 0 checksum-sha256, 3 etag-md5, 0 download, 0 failed; 0 from the inventory');
+    expect(first.stderr).toContain(
+      '3 objects: 0 checksum-sha256, 3 etag-md5, 0 download, 0 failed; 0 from the inventory',
+    );
 
     // Nothing changed: every object is the recorded one, nothing asked, digestSource as recorded.
     await service();
@@ -120,7 +122,9 @@ describe('scan --inventory s3:// against s3rver', { timeout: 30_000 }, () => {
     expect(changed.get('c.txt')).toMatchObject({ change: 'gone', previousDecision: 'allow', md5: md5('charlie') });
     expect(changed.has('a.txt')).toBe(false);
     expect(asked().sort()).toEqual([md5('bravo, rewritten'), md5('delta')].sort());
-    expect(third.stderr).toContain('3 objects: 0 block, 0 review, 3 allow; 1 new, 1 unchanged, 1 modified, 0 verdict, 1 gone');
+    expect(third.stderr).toContain(
+      '3 objects: 0 block, 0 review, 3 allow; 1 new, 1 unchanged, 1 modified, 0 verdict, 1 gone',
+    );
 
     // Gone is said once: the inventory forgot it.
     await service();
