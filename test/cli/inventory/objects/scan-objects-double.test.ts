@@ -32,7 +32,7 @@ const objects: Record<string, DoubleObject> = {
   'multi.bin': { body: Buffer.from('uploaded in parts'), etag: `${md5('parts')}-2` },
   ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`obj-${i}.txt`, clean(`object ${i}`)])),
 };
-const bucket: { objects: Record<string, DoubleObject>; failPage?: number } = { objects };
+const bucket: { objects: Record<string, DoubleObject>; failPage?: number | undefined } = { objects };
 
 let double: S3Double;
 let dir: string;

@@ -22,7 +22,7 @@ export interface DoubleObject {
 export interface DoubleBucket {
   readonly objects: Readonly<Record<string, DoubleObject>>;
   /** The listing page (1-based) answered 403 AccessDenied. */
-  readonly failPage?: number;
+  readonly failPage?: number | undefined;
 }
 
 export interface S3Double extends Loopback {
