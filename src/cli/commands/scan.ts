@@ -1,5 +1,5 @@
 import { lstat } from 'node:fs/promises';
-import type { Decision, HashAlgorithm, HashedFile } from '../../index.js';
+import type { Decision, HashAlgorithm } from '../../index.js';
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, verdictHelp } from '../command.js';
@@ -19,7 +19,7 @@ import { Progress } from '../progress.js';
 import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
 import { MAX_LISTED_PATH_BYTES, openPathList, type PathList } from '../scan-input.js';
 import { errorCells, type OutcomeView, outcomeCells, TIME_COLUMNS } from '../scan-row.js';
-import { entryCells, lookupDigest, type ScanEntry } from '../sources/entry.js';
+import { entryCells, fileEntry, hashedFile, lookupDigest, type ScanEntry } from '../sources/entry.js';
 import { openObjectSource, sortArguments } from '../sources/objects.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { EXIT, UsageError } from '../usage-error.js';
@@ -78,7 +78,8 @@ Object storage (s3://bucket/prefix; needs the optional package @aws-sdk/client-s
                         else us-east-1). An object's stored SHA-256 (FULL_OBJECT checksum)
                         or MD5 (a single-part, non-KMS, non-SSE-C ETag) is looked up
                         without downloading; any other object is downloaded and hashed.
-                        Each row says which (digestSource); a listing cut short exits 2.
+                        Each row says which (digestSource); a listing cut short exits 2
+                        (with --inventory it marks nothing under it gone).
 
 ${INVENTORY_HELP}
 
@@ -188,9 +189,8 @@ export const scanCommand: Command = {
           });
     // Objects have their own table in the same file, their answers pooled with the files'.
     const objectRun =
-      run === undefined || source === undefined || inventoryFlags === undefined
-        ? undefined
-        : await ObjectInventoryRun.open(inventoryFlags.path, {
+      run && source && inventoryFlags
+        ? await ObjectInventoryRun.open(inventoryFlags.path, {
             locations: source.locations,
             primary,
             answers: run,
@@ -198,7 +198,8 @@ export const scanCommand: Command = {
             run.close();
             source.close();
             throw error;
-          });
+          })
+        : undefined;
     const writer = createWriter(format, format === 'table' ? columns : csvColumns, io.out, io.env, {
       wide: values.wide === true,
     });
@@ -389,18 +390,3 @@ export const scanCommand: Command = {
     return (source?.coverage.listingsCut ?? 0) > 0 && status === EXIT.ok ? EXIT.review : status;
   },
 };
-
-/** A local file read and hashed, as an entry of the scan's one pipeline. */
-function fileEntry(file: HashedFile<HashAlgorithm, Buffer>): ScanEntry {
-  return { kind: 'file', name: file.path, size: file.size, digests: file.digests };
-}
-
-/** A local file's entry as the inventory records it. */
-function hashedFile(entry: ScanEntry & { readonly kind: 'file' }): HashedFile<HashAlgorithm, Buffer> {
-  return {
-    index: -1,
-    path: entry.name,
-    size: entry.size,
-    digests: entry.digests as HashedFile<HashAlgorithm>['digests'],
-  };
-}

@@ -1,4 +1,4 @@
-import type { HashAlgorithm } from '../../index.js';
+import type { HashAlgorithm, HashedFile } from '../../index.js';
 import { nameCells } from '../names.js';
 import type { Row } from '../output/index.js';
 
@@ -70,4 +70,19 @@ export function lookupDigest(entry: ScanEntry, primary: HashAlgorithm): string |
 export function entryCells(entry: ScanEntry): Row {
   const cells: Row = { ...nameCells('path', entry.name), size: entry.size, ...entry.digests };
   return entry.kind === 'object' ? { ...cells, digestSource: entry.digestSource } : cells;
+}
+
+/** A local file read and hashed, as an entry of the scan's one pipeline. */
+export function fileEntry(file: HashedFile<HashAlgorithm, Buffer>): ScanEntry {
+  return { kind: 'file', name: file.path, size: file.size, digests: file.digests };
+}
+
+/** A local file's entry as the inventory records it. */
+export function hashedFile(entry: ScanEntry & { readonly kind: 'file' }): HashedFile<HashAlgorithm, Buffer> {
+  return {
+    index: -1,
+    path: entry.name,
+    size: entry.size,
+    digests: entry.digests as HashedFile<HashAlgorithm>['digests'],
+  };
 }
