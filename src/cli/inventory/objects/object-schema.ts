@@ -6,6 +6,7 @@
  * leave it alone). Every row read back is checked, as `files` rows are.
  */
 import { z } from 'zod';
+import { answerRules, DIGEST_AND_ANSWER } from '../schema.js';
 
 /** Run on every open: a no-op once the table is there. */
 export const CREATE_OBJECTS = `
@@ -30,39 +31,17 @@ CREATE TABLE IF NOT EXISTS objects (
   PRIMARY KEY (bucket, key)
 ) STRICT;`;
 
-const hex = (digits: number) =>
-  z
-    .string()
-    .regex(new RegExp(`^[0-9a-f]{${digits}}$`))
-    .nullable();
-const seenAt = z.string().max(64).nullable();
-
 /** One row of `objects`, as read back. */
-export const objectRow = z
-  .object({
+export const objectRow = answerRules(
+  z.object({
     bucket: z.string().min(1).max(255),
     key: z.string().min(1).max(4096),
     version_id: z.string().min(1).max(1024).nullable(),
     etag: z.string().min(1).max(1024),
     size: z.number().int().nonnegative(),
     last_modified: z.iso.datetime().nullable(),
-    sha256: hex(64),
-    sha1: hex(40),
-    md5: hex(32),
-    algorithm: z.enum(['sha256', 'sha1', 'md5']),
     digest_source: z.enum(['checksum-sha256', 'etag-md5', 'download']),
-    verdict: z.enum(['malicious', 'not_detected', 'error']),
-    decision: z.enum(['allow', 'block', 'review']),
-    source: z.string().max(1024).nullable(),
-    checked_at: z.number().int().nonnegative().nullable(),
-    first_seen: seenAt,
-    last_seen: seenAt,
-  })
-  .refine((row) => row[row.algorithm] !== null, { message: 'no digest for its algorithm' })
-  .refine((row) => (row.verdict === 'error') === (row.checked_at === null), {
-    message: 'an answer without its time, or an error with one',
-  })
-  .refine((row) => row.verdict === 'error' || row.decision === (row.verdict === 'malicious' ? 'block' : 'allow'), {
-    message: 'a decision its verdict does not give',
-  });
+    ...DIGEST_AND_ANSWER,
+  }),
+);
 export type ObjectRow = z.infer<typeof objectRow>;

@@ -8,14 +8,10 @@ import type { HashAlgorithm } from '../../../index.js';
 import type { DigestSource, ObjectIdentity } from '../../sources/entry.js';
 import { s3Name } from '../../sources/s3/s3-url.js';
 import { UsageError } from '../../usage-error.js';
-import type { SqliteDatabase, SqliteStatement } from '../sqlite-driver.js';
+import { BatchedWrites } from '../batched-writes.js';
+import type { SqliteDatabase } from '../sqlite-driver.js';
 import type { StoredAnswer } from '../store.js';
 import { CREATE_OBJECTS, type ObjectRow, objectRow } from './object-schema.js';
-
-/** Rows per transaction, at most. */
-const BATCH_ROWS = 2048;
-/** Settled rows wait at most this long for their transaction. */
-const BATCH_MS = 200;
 
 /** One object as the inventory holds it. */
 export interface ObjectRecord {
@@ -39,15 +35,16 @@ type Change = { readonly put: ObjectRecord } | { readonly remove: ObjectIdentity
 /** The objects of an inventory file, open for one run. */
 export class ObjectInventory {
   readonly #db: SqliteDatabase;
-  readonly #upsert: SqliteStatement;
-  readonly #remove: SqliteStatement;
-  #pending: Change[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  readonly #writes: BatchedWrites<Change>;
 
   private constructor(db: SqliteDatabase) {
     this.#db = db;
-    this.#upsert = db.prepare(UPSERT);
-    this.#remove = db.prepare('DELETE FROM objects WHERE bucket = ? AND key = ?');
+    const upsert = db.prepare(UPSERT);
+    const remove = db.prepare('DELETE FROM objects WHERE bucket = ? AND key = ?');
+    this.#writes = new BatchedWrites<Change>(db, (change) => {
+      if ('remove' in change) remove.run(change.remove.bucket, change.remove.key);
+      else upsert.run(...rowValues(change.put));
+    });
   }
 
   /** Opens the objects of the inventory at `path` (already opened and checked as an inventory), creating the table. */
@@ -86,44 +83,18 @@ export class ObjectInventory {
 
   /** Records an object's state; written with the next batch. */
   put(record: ObjectRecord): void {
-    this.#queue({ put: record });
+    this.#writes.add({ put: record });
   }
 
   /** Forgets an object that is gone; written with the next batch. */
   remove(identity: ObjectIdentity): void {
-    this.#queue({ remove: identity });
-  }
-
-  #queue(change: Change): void {
-    this.#pending.push(change);
-    if (this.#pending.length >= BATCH_ROWS) this.flush();
-    else this.#timer ??= setTimeout(() => this.flush(), BATCH_MS);
-  }
-
-  /** Writes what is pending, in one transaction. */
-  flush(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (this.#pending.length === 0) return;
-    const batch = this.#pending;
-    this.#pending = [];
-    this.#db.exec('BEGIN');
-    try {
-      for (const change of batch) {
-        if ('remove' in change) this.#remove.run(change.remove.bucket, change.remove.key);
-        else this.#upsert.run(...rowValues(change.put));
-      }
-      this.#db.exec('COMMIT');
-    } catch (error) {
-      this.#db.exec('ROLLBACK');
-      throw error;
-    }
+    this.#writes.add({ remove: identity });
   }
 
   /** Writes what is pending and closes the connection. */
   close(): void {
     try {
-      this.flush();
+      this.#writes.flush();
     } finally {
       this.#db.close();
     }
