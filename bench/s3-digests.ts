@@ -4,8 +4,9 @@
  * `scanMany`), each a process of its own, interleaved round by round, on a bucket of N objects
  * of S bytes in s3rver (a real S3-protocol server on loopback, started here). s3rver keeps an
  * MD5 ETag for each object uploaded in one part, so the scan looks them up without downloading
- * (`etag-md5`); the glue downloads every byte. Both look up against the same sandbox service,
- * served from this process.
+ * (`etag-md5`); the glue downloads every byte. A third contestant is the scan's day two with
+ * `--inventory` (an inventory filled by one run before the rounds, nothing changed since: no
+ * HeadObject, no lookup). All look up against the same sandbox service, served from this process.
  *
  * Wall time from spawn to exit, CPU (user + system) of the process (bench/cli/cpu-report.cjs),
  * objects and bytes downloaded (the scan's coverage line; the glue's count). Results go to
@@ -44,9 +45,10 @@ interface Run {
 /** One contestant run, and the objects and bytes it downloaded (the scan's coverage line; the glue's count). */
 async function run(command: readonly string[], env: Record<string, string>): Promise<Run> {
   const { ms, cpuUs, stderr } = await runContestant(command, { root, scratch: dir, env });
-  const coverage = /\d+ objects: \d+ checksum-sha256, \d+ etag-md5, (\d+) download, \d+ failed; (\d+) bytes/.exec(
-    stderr,
-  );
+  const coverage =
+    /\d+ objects: \d+ checksum-sha256, \d+ etag-md5, (\d+) download, \d+ failed(?:; \d+ from the inventory[^;]*)?; (\d+) bytes/.exec(
+      stderr,
+    );
   const glue = /downloaded (\d+) objects, (\d+) bytes/.exec(stderr);
   const counts = coverage ?? glue;
   return { ms, cpuUs, objects: Number(counts?.[1]), bytes: Number(counts?.[2]) };
@@ -73,8 +75,13 @@ try {
     HASHSCAN_BASE_URL: sandbox.hashScanUrl,
     HASHSCAN_API_KEY: sandbox.apiKey,
   };
+  const scan = ['dist/cli.js', 'scan', '-f', 'ndjson', '--endpoint-url', server.endpoint];
+  const inventory = ['--inventory', join(dir, 'inventory.db')];
+  // Day one, before the rounds: every object recorded with its digest and answer.
+  await run([...scan, ...inventory, 's3://bench/'], env);
   const figures = await interleave(ROUNDS, {
-    scan: () => run(['dist/cli.js', 'scan', '-f', 'ndjson', '--endpoint-url', server.endpoint, 's3://bench/'], env),
+    scan: () => run([...scan, 's3://bench/'], env),
+    scanInventoryDayTwo: () => run([...scan, ...inventory, 's3://bench/'], env),
     glue: () => run(['bench/s3/download-and-hash.mjs', server.endpoint, 'bench'], env),
   });
   const view = (runs: readonly Run[]) => ({
@@ -106,9 +113,14 @@ try {
     rounds: ROUNDS,
     scan: view(figures.scan),
     glue: view(figures.glue),
+    scanInventoryDayTwo: view(figures.scanInventoryDayTwo),
     wallRatioScanOverGlue: ratio(
       figures.scan.map((r) => r.ms),
       figures.glue.map((r) => r.ms),
+    ),
+    wallRatioDayTwoOverScan: ratio(
+      figures.scanInventoryDayTwo.map((r) => r.ms),
+      figures.scan.map((r) => r.ms),
     ),
   };
   console.log(JSON.stringify(results, null, 2));

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { byteLines } from './input/byte-lines.js';
+import { byteLines, NUL_RECORDS, TEXT_LINES } from './input/byte-lines.js';
 import { type RefusedEncoding, withoutByteOrderMark } from './input/byte-order-mark.js';
 import { hashLikeField, isSpace, unescapeName } from './input/sum-fields.js';
 import { nameCells, nameText } from './names.js';
@@ -171,17 +171,22 @@ export interface TextHashLine {
   readonly invalid?: LineProblem;
 }
 
-/** The hash lines of `input`, read as bytes in bounded memory (an over-long line keeps its cut start as hash). */
+/**
+ * The hash lines of `input`, read as bytes in bounded memory (an over-long line keeps its cut start as hash);
+ * `mode` `nul` cuts them at NUL bytes (`sha256sum -z`), as a local `lookup -0` does.
+ */
 export async function* readTextHashLines(
   input: AsyncIterable<Buffer | string> | Iterable<Buffer>,
   what = 'the input',
+  mode: LineMode = 'text',
 ): AsyncGenerator<TextHashLine, void, undefined> {
   async function* chunks(): AsyncGenerator<Buffer | string, void, undefined> {
     yield* input;
   }
-  for await (const batch of byteLines(hashListBytes(chunks(), what), MAX_LINE_BYTES)) {
+  const split = mode === 'nul' ? NUL_RECORDS : TEXT_LINES;
+  for await (const batch of byteLines(hashListBytes(chunks(), what), MAX_LINE_BYTES, undefined, split)) {
     for (const raw of batch) {
-      const parsed = parseHashLine(raw.bytes, raw.number, raw.length, raw.start, raw.end);
+      const parsed = parseHashLine(raw.bytes, raw.number, raw.length, raw.start, raw.end, mode);
       if (parsed !== undefined) yield textHashLine(parsed);
     }
   }

@@ -47,7 +47,7 @@ so on stderr (exit 0). Lines stream through: ten million lines in flat memory.
 Input:
   -i, --input FILE      read hashes from FILE (\`-\` for stdin)
   -0, --null            lines end with NUL, not newline (\`sha256sum -z\`): a name
-                        may then hold a newline or a CR; not with --queue
+                        may then hold a newline or a CR (with --queue too)
   --resume STATE        checkpoint in STATE (and STATE.journal): a rerun with the
                         same input and STATE skips what was answered and asks again
                         only what was not (failed lookups included)
@@ -85,7 +85,6 @@ export const lookupCommand: Command = {
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
     const order = oneOf(values.order, ['input', 'completion'] as const, 'order', 'input');
     if (values.queue !== undefined) {
-      if (nul) throw new UsageError('lookup: --queue reads newline-separated lines; -0 is for a local run');
       if (order === 'completion')
         throw new UsageError('lookup: --queue prints in input order; --order completion is for a local run');
       return queuedLookup(values, positionals, { format, failOn, policy }, { io, signal });

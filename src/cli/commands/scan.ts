@@ -1,5 +1,5 @@
 import { lstat } from 'node:fs/promises';
-import type { Decision, HashAlgorithm, HashedFile } from '../../index.js';
+import type { Decision, HashAlgorithm } from '../../index.js';
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
 import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, verdictHelp } from '../command.js';
@@ -8,6 +8,8 @@ import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
 import { INVENTORY_HELP, INVENTORY_OPTIONS, inventoryOptions, reportGone } from '../inventory/flags.js';
 import { InventoryRun, type Settled } from '../inventory/inventory-run.js';
 import { BatchChannel, mergeBatches } from '../inventory/merge-batches.js';
+import { reportGoneObjects } from '../inventory/objects/gone-objects.js';
+import { ObjectInventoryRun } from '../inventory/objects/object-run.js';
 import { isNewBlock } from '../inventory/transition.js';
 import { Diagnostics, flushed } from '../io.js';
 import { prepareLookups } from '../lookups/lookups.js';
@@ -17,7 +19,7 @@ import { Progress } from '../progress.js';
 import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
 import { MAX_LISTED_PATH_BYTES, openPathList, type PathList } from '../scan-input.js';
 import { errorCells, type OutcomeView, outcomeCells, TIME_COLUMNS } from '../scan-row.js';
-import { entryCells, lookupDigest, type ScanEntry } from '../sources/entry.js';
+import { entryCells, fileEntry, hashedFile, lookupDigest, type ScanEntry } from '../sources/entry.js';
 import { openObjectSource, sortArguments } from '../sources/objects.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { EXIT, UsageError } from '../usage-error.js';
@@ -76,7 +78,8 @@ Object storage (s3://bucket/prefix; needs the optional package @aws-sdk/client-s
                         else us-east-1). An object's stored SHA-256 (FULL_OBJECT checksum)
                         or MD5 (a single-part, non-KMS, non-SSE-C ETag) is looked up
                         without downloading; any other object is downloaded and hashed.
-                        Each row says which (digestSource); a listing cut short exits 2.
+                        Each row says which (digestSource); a listing cut short exits 2
+                        (with --inventory it marks nothing under it gone).
 
 ${INVENTORY_HELP}
 
@@ -126,9 +129,11 @@ export const scanCommand: Command = {
     const format = oneOf(values.format, FORMATS, 'format', 'table');
     const failOn = oneOf(values['fail-on'], ['review', 'block', 'new-block'] as const, 'fail-on', 'review');
     const inventoryFlags = inventoryOptions(values);
-    // The inventory keys on a local file's identity and reports `gone` below the named roots.
-    if (inventoryFlags !== undefined && (listed || objects.length > 0))
-      throw new UsageError('scan: --inventory takes folders and files as arguments, not a list (--input, -0) or s3://');
+    // The inventory reports `gone` below the named roots and locations: a list names neither.
+    if (inventoryFlags !== undefined && listed)
+      throw new UsageError(
+        'scan: --inventory takes folders, files and s3:// locations as arguments, not a list (--input, -0)',
+      );
     const policy = { onError: oneOf(values['on-error'], ['review', 'block'] as const, 'on-error', 'review') };
     const algorithms = [...new Set((values.algorithm ?? ['sha256']).flatMap((a) => a.split(',')))].map((a) =>
       oneOf(a.trim().toLowerCase(), ALGORITHMS, 'algorithm', 'sha256'),
@@ -139,7 +144,7 @@ export const scanCommand: Command = {
     const hashConcurrency = pinnedHashing ?? 8;
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
     const workers = flagNumber(values.workers, 'workers', { min: 1, max: 64 }) ?? 1;
-    const source = await openObjectSource(objects, values['endpoint-url'], io.env);
+    const source = await openObjectSource(objects, values['endpoint-url'], io.env, inventoryFlags !== undefined);
     // A store keeps a SHA-256 or an MD5: both get a column when an object is scanned, and a download computes both.
     const digestColumns: HashAlgorithm[] =
       source === undefined ? [...algorithms] : [...new Set<HashAlgorithm>([...algorithms, 'sha256', 'md5'])];
@@ -182,6 +187,19 @@ export const scanCommand: Command = {
             algorithms,
             maxAgeMs: inventoryFlags.maxAgeMs,
           });
+    // Objects have their own table in the same file, their answers pooled with the files'.
+    const objectRun =
+      run && source && inventoryFlags
+        ? await ObjectInventoryRun.open(inventoryFlags.path, {
+            locations: source.locations,
+            primary,
+            answers: run,
+          }).catch((error: unknown) => {
+            run.close();
+            source.close();
+            throw error;
+          })
+        : undefined;
     const writer = createWriter(format, format === 'table' ? columns : csvColumns, io.out, io.env, {
       wide: values.wide === true,
     });
@@ -190,6 +208,7 @@ export const scanCommand: Command = {
       (error: unknown) => {
         progress.stop();
         source?.close();
+        objectRun?.close();
         run?.close();
         throw error;
       },
@@ -214,7 +233,7 @@ export const scanCommand: Command = {
     const unreadable = (path: Buffer | string, code: string, message: string): void => {
       progress.counters.errors += 1;
       const decision = decide({ verdict: 'error' }, policy);
-      const cells = typeof path === 'string' ? undefined : run?.unreadable(path, decision);
+      const cells = typeof path === 'string' ? objectRun?.unreadable(path, decision) : run?.unreadable(path, decision);
       emit(
         { ...nameCells('path', path), ...errorCells({ code, message }, decision) },
         cells && { cells, record: () => {} },
@@ -253,6 +272,8 @@ export const scanCommand: Command = {
     let walked = 0;
     let unhashable = 0;
     let walkEnded = false;
+    // The walk reached its end: a recorded file it did not meet is gone.
+    let walkComplete = false;
     const updateTotal = (): void => {
       if (walkEnded) progress.counters.total = walked - unhashable;
     };
@@ -272,8 +293,9 @@ export const scanCommand: Command = {
             else report(entry, answer.outcome, answer.at);
           } else yield path;
         }
+        walkComplete = !signal.aborted;
         // With objects still to list, the total is not known yet.
-        walkEnded = source === undefined && !signal.aborted;
+        walkEnded = source === undefined && walkComplete;
         updateTotal();
       } finally {
         known.end();
@@ -290,7 +312,8 @@ export const scanCommand: Command = {
         progress.counters.hashed += 1;
         yield [fileEntry(file)];
       }
-      const results = source?.results({ algorithms: digestColumns, concurrency: pinnedHashing ?? 16, signal }) ?? [];
+      const concurrency = pinnedHashing ?? 16;
+      const results = source?.results({ algorithms: digestColumns, concurrency, signal, recall: objectRun }) ?? [];
       for await (const result of results) {
         if ('problem' in result) {
           unreadable(result.problem.name, result.problem.code, result.problem.message);
@@ -304,8 +327,11 @@ export const scanCommand: Command = {
       progress.counters.looked += 1;
       if (outcome.verdict === 'error') progress.counters.errors += 1;
       const cells = outcomeCells(outcome, policy, at);
+      const decision = cells.decision as Decision;
       const settled =
-        entry.kind === 'file' ? run?.settle(hashedFile(entry), outcome, cells.decision as Decision, at) : undefined;
+        entry.kind === 'file'
+          ? run?.settle(hashedFile(entry), outcome, decision, at)
+          : objectRun?.settle(entry, outcome, decision, at);
       emit({ ...entryCells(entry), ...cells }, settled);
     };
     // A hash with an answer younger than --max-age is not asked again.
@@ -329,13 +355,16 @@ export const scanCommand: Command = {
         report,
         io.out,
       );
-      if (run !== undefined && walkEnded && !signal.aborted) changes.gone = reportGone(run, writer);
+      if (run !== undefined && walkComplete && !signal.aborted) changes.gone = reportGone(run, writer);
+      // Only below locations listed to their end: a listing cut short marks nothing under it gone.
+      if (objectRun !== undefined && !signal.aborted) changes.gone += reportGoneObjects(objectRun, writer);
     } finally {
       progress.stop();
       writer.end();
       source?.close();
       // Every row handed to stdout is recorded (its callback) before the inventory closes, as `--resume` does.
       await flushed(io.out);
+      objectRun?.close();
       run?.close();
       await lookups.close();
     }
@@ -361,18 +390,3 @@ export const scanCommand: Command = {
     return (source?.coverage.listingsCut ?? 0) > 0 && status === EXIT.ok ? EXIT.review : status;
   },
 };
-
-/** A local file read and hashed, as an entry of the scan's one pipeline. */
-function fileEntry(file: HashedFile<HashAlgorithm, Buffer>): ScanEntry {
-  return { kind: 'file', name: file.path, size: file.size, digests: file.digests };
-}
-
-/** A local file's entry as the inventory records it. */
-function hashedFile(entry: ScanEntry & { readonly kind: 'file' }): HashedFile<HashAlgorithm, Buffer> {
-  return {
-    index: -1,
-    path: entry.name,
-    size: entry.size,
-    digests: entry.digests as HashedFile<HashAlgorithm>['digests'],
-  };
-}

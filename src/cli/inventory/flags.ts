@@ -19,7 +19,10 @@ export const INVENTORY_HELP = `Inventory (a store of files inspected over time):
                         (path bytes, size, mtime, inode, device), digests and answer:
                         a file whose identity is unchanged is not read again, and
                         each row says what changed: change (new, unchanged, modified,
-                        verdict, gone) and previousDecision
+                        verdict, gone) and previousDecision. An s3:// object is kept
+                        by bucket and key with its version id, ETag, size and last-
+                        modified: one listed as recorded is neither HEADed nor
+                        downloaded; only a listing that reached its end marks gone
   --max-age D           ask again a hash answered longer ago than D (1s, 90s, 15m,
                         12h, 7d; default ${durationLabel(ANSWER_MAX_AGE_MS)}): an answer is the state at the
                         moment of the query

@@ -9,6 +9,7 @@ import type { HashAlgorithm, HashedFile } from '../../index.js';
 import type { OutcomeView } from '../scan-row.js';
 import { chooseSqlite } from './sqlite-driver.js';
 import { type FileIdentity, Inventory, type InventoryEntry, type StoredAnswer } from './store.js';
+import { storedAnswer } from './stored-answer.js';
 import { type TransitionCells, transition } from './transition.js';
 
 /** What to do with a walked file. */
@@ -128,16 +129,7 @@ export class InventoryRun {
     const algorithm = this.#options.algorithms[0] as HashAlgorithm;
     const hash = file.digests[algorithm];
     const previous = this.#entries.get(key);
-    const answer: StoredAnswer | undefined =
-      outcome.verdict === 'error'
-        ? undefined
-        : {
-            verdict: outcome.verdict,
-            source: outcome.verdict === 'malicious' ? outcome.source : undefined,
-            firstSeen: outcome.verdict === 'malicious' ? outcome.data?.first_seen : undefined,
-            lastSeen: outcome.verdict === 'malicious' ? outcome.data?.last_seen : undefined,
-            checkedAtMs: at,
-          };
+    const answer = storedAnswer(outcome, at);
     if (hash !== undefined && answer !== undefined) this.#answered(hash, answer);
     const cells = transition(previous && { decision: previous.decision, hash: previous.digests[algorithm] }, {
       decision,
@@ -176,6 +168,11 @@ export class InventoryRun {
       const entry = this.#entries.get(key) as InventoryEntry;
       yield { entry, record: () => this.#inventory.remove(entry.path) };
     }
+  }
+
+  /** An answer had for `hash` elsewhere (an object): it stands for files too while younger than `--max-age`. */
+  remember(hash: string, answer: StoredAnswer): void {
+    this.#answered(hash, answer);
   }
 
   /** Writes what is pending and closes the inventory. */

@@ -40,31 +40,44 @@ const hex = (digits: number) =>
     .nullable();
 const seenAt = z.string().max(64).nullable();
 
+/** The columns of a file's or an object's digests and answer, as read back. */
+export const DIGEST_AND_ANSWER = {
+  sha256: hex(64),
+  sha1: hex(40),
+  md5: hex(32),
+  algorithm: z.enum(['sha256', 'sha1', 'md5']),
+  verdict: z.enum(['malicious', 'not_detected', 'error']),
+  decision: z.enum(['allow', 'block', 'review']),
+  source: z.string().max(1024).nullable(),
+  // When the answer was obtained (ms since the epoch); null: no trustworthy answer, asked again.
+  checked_at: z.number().int().nonnegative().nullable(),
+  first_seen: seenAt,
+  last_seen: seenAt,
+};
+
+type DigestAndAnswer = z.infer<z.ZodObject<typeof DIGEST_AND_ANSWER>>;
+
+/** The rules a row's digests and answer keep together: a digest for its algorithm, a time with every answer. */
+export function answerRules<S extends z.ZodType<DigestAndAnswer>>(row: S): S {
+  return row
+    .refine((r) => r[r.algorithm] !== null, { message: 'no digest for its algorithm' })
+    .refine((r) => (r.verdict === 'error') === (r.checked_at === null), {
+      message: 'an answer without its time, or an error with one',
+    })
+    .refine((r) => r.verdict === 'error' || r.decision === (r.verdict === 'malicious' ? 'block' : 'allow'), {
+      message: 'a decision its verdict does not give',
+    });
+}
+
 /** One row of `files`, as read back. */
-export const fileRow = z
-  .object({
+export const fileRow = answerRules(
+  z.object({
     path: z.instanceof(Uint8Array),
     size: z.number().int().nonnegative(),
     mtime_ms: z.number(),
     ino: z.number(),
     dev: z.number(),
-    sha256: hex(64),
-    sha1: hex(40),
-    md5: hex(32),
-    algorithm: z.enum(['sha256', 'sha1', 'md5']),
-    verdict: z.enum(['malicious', 'not_detected', 'error']),
-    decision: z.enum(['allow', 'block', 'review']),
-    source: z.string().max(1024).nullable(),
-    // When the answer was obtained (ms since the epoch); null: no trustworthy answer, asked again.
-    checked_at: z.number().int().nonnegative().nullable(),
-    first_seen: seenAt,
-    last_seen: seenAt,
-  })
-  .refine((row) => row[row.algorithm] !== null, { message: 'no digest for its algorithm' })
-  .refine((row) => (row.verdict === 'error') === (row.checked_at === null), {
-    message: 'an answer without its time, or an error with one',
-  })
-  .refine((row) => row.verdict === 'error' || row.decision === (row.verdict === 'malicious' ? 'block' : 'allow'), {
-    message: 'a decision its verdict does not give',
-  });
+    ...DIGEST_AND_ANSWER,
+  }),
+);
 export type FileRow = z.infer<typeof fileRow>;

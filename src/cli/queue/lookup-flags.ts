@@ -53,6 +53,7 @@ export function queuedLookup(
     readonly sandbox?: boolean;
     readonly wide?: boolean;
     readonly 'api-key'?: string;
+    readonly null?: boolean;
   },
   positionals: readonly string[],
   output: { readonly format: Format; readonly failOn: 'review' | 'block'; readonly policy: DecisionPolicy },
@@ -69,6 +70,7 @@ export function queuedLookup(
       chunkSize: flagNumber(values['chunk-size'], 'chunk-size', { min: 1, max: 100_000 }) ?? DEFAULT_CHUNK_SIZE,
       input: values.input,
       positionals,
+      nul: values.null === true,
       ...output,
       quiet: values.quiet === true,
       wide: values.wide === true,

@@ -23,6 +23,8 @@ export interface QueuedLookup {
   readonly chunkSize: number;
   readonly input: string | undefined;
   readonly positionals: readonly string[];
+  /** `-0`: the input's lines end with NUL (`sha256sum -z`), not newline. */
+  readonly nul: boolean;
   readonly format: Format;
   readonly failOn: 'review' | 'block';
   readonly policy: DecisionPolicy;

@@ -5,7 +5,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { errorCode } from '../../util/error-code.js';
-import { parseHashLine, readInput, readTextHashLines, type TextHashLine, textHashLine } from '../hash-lines.js';
+import {
+  type LineMode,
+  parseHashLine,
+  readInput,
+  readTextHashLines,
+  type TextHashLine,
+  textHashLine,
+} from '../hash-lines.js';
 import { UsageError } from '../usage-error.js';
 import type { RunInputMeta } from './queue-room.js';
 
@@ -23,11 +30,12 @@ export interface RunInput {
   close(): Promise<void>;
 }
 
-type Source = { readonly path: string } | { readonly args: readonly string[] };
+/** Arguments, or a file read as lines cut at newlines or (`-0`) at NUL bytes. */
+type Source = { readonly path: string; readonly mode: LineMode } | { readonly args: readonly string[] };
 
 function lines(source: Source): AsyncIterable<TextHashLine> | Iterable<TextHashLine> {
   if ('args' in source) return source.args.flatMap((text, i) => parseHashLine(text, i + 1) ?? []).map(textHashLine);
-  return readTextHashLines(readInput(source.path));
+  return readTextHashLines(readInput(source.path), 'the input', source.mode);
 }
 
 /**
@@ -56,19 +64,25 @@ async function* inChunks(source: Source, size: number): AsyncGenerator<TextHashL
   if (current.length > 0) yield current;
 }
 
-/** Opens the input of `lookup --queue`: arguments, `--input FILE`, or standard input. */
+/** Opens the input of `lookup --queue`: arguments, `--input FILE`, or standard input (`-0`: NUL-separated lines). */
 export async function openRunInput(
-  options: { readonly positionals: readonly string[]; readonly input: string | undefined; readonly chunkSize: number },
+  options: {
+    readonly positionals: readonly string[];
+    readonly input: string | undefined;
+    readonly chunkSize: number;
+    readonly nul: boolean;
+  },
   stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean },
 ): Promise<RunInput> {
   let source: Source;
   let spool: string | undefined;
+  const mode: LineMode = options.nul ? 'nul' : 'text';
   if (options.positionals.length > 0) source = { args: options.positionals };
-  else if (options.input !== undefined && options.input !== '-') source = { path: resolve(options.input) };
+  else if (options.input !== undefined && options.input !== '-') source = { path: resolve(options.input), mode };
   else {
     if (stdin.isTTY === true && options.input === undefined) throw new UsageError('lookup: no hashes to queue');
     spool = await mkdtemp(join(tmpdir(), 'hashscan-sms-queue-'));
-    source = { path: join(spool, 'stdin') };
+    source = { path: join(spool, 'stdin'), mode };
     await pipeline(stdin, createWriteStream(source.path));
   }
   const close = async (): Promise<void> => {

@@ -1,4 +1,4 @@
-import type { HashAlgorithm } from '../../index.js';
+import type { HashAlgorithm, HashedFile } from '../../index.js';
 import { nameCells } from '../names.js';
 import type { Row } from '../output/index.js';
 
@@ -52,14 +52,37 @@ export interface ObjectEntry {
  */
 export type ScanEntry = FileEntry | ObjectEntry;
 
-/** The digest to look up: the first `-a` algorithm where the entry has it, else a stored one (SHA-256 first). */
+/** The algorithm of the digest to look up: the first `-a` one where the entry has it, else a stored one (SHA-256 first). */
+export function lookupAlgorithm(
+  digests: Readonly<Partial<Record<HashAlgorithm, string>>>,
+  primary: HashAlgorithm,
+): HashAlgorithm | undefined {
+  return [primary, 'sha256' as const, 'sha1' as const, 'md5' as const].find((a) => digests[a] !== undefined);
+}
+
+/** The digest to look up (see {@link lookupAlgorithm}). */
 export function lookupDigest(entry: ScanEntry, primary: HashAlgorithm): string | undefined {
-  const { digests } = entry;
-  return digests[primary] ?? digests.sha256 ?? digests.sha1 ?? digests.md5;
+  const algorithm = lookupAlgorithm(entry.digests, primary);
+  return algorithm === undefined ? undefined : entry.digests[algorithm];
 }
 
 /** The cells of an entry before its lookup's: name, size, digests and, for an object, `digestSource`. */
 export function entryCells(entry: ScanEntry): Row {
   const cells: Row = { ...nameCells('path', entry.name), size: entry.size, ...entry.digests };
   return entry.kind === 'object' ? { ...cells, digestSource: entry.digestSource } : cells;
+}
+
+/** A local file read and hashed, as an entry of the scan's one pipeline. */
+export function fileEntry(file: HashedFile<HashAlgorithm, Buffer>): ScanEntry {
+  return { kind: 'file', name: file.path, size: file.size, digests: file.digests };
+}
+
+/** A local file's entry as the inventory records it. */
+export function hashedFile(entry: ScanEntry & { readonly kind: 'file' }): HashedFile<HashAlgorithm, Buffer> {
+  return {
+    index: -1,
+    path: entry.name,
+    size: entry.size,
+    digests: entry.digests as HashedFile<HashAlgorithm>['digests'],
+  };
 }

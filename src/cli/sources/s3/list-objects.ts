@@ -8,6 +8,8 @@ export interface ListedObject {
   readonly key: string;
   readonly size: number;
   readonly etag: string;
+  /** As the listing gives it; `undefined` when it gave none. */
+  readonly lastModified: Date | undefined;
 }
 
 /** A listing that stopped before its end: the objects listed before it are still scanned. */
@@ -15,11 +17,12 @@ export class ListingError extends Error {
   override readonly name = 'ListingError';
 }
 
-// What the SDK parsed off the wire, checked before use: a key, a whole size, an ETag.
+// What the SDK parsed off the wire, checked before use: a key, a whole size, an ETag (and when, if said).
 const LISTED = z.object({
   Key: z.string().min(1),
   Size: z.number().int().nonnegative(),
   ETag: z.string().min(1),
+  LastModified: z.date().optional(),
 });
 const PAGE = z.object({
   Contents: z.array(z.unknown()).optional(),
@@ -72,7 +75,8 @@ export async function* listObjects(
         throw new ListingError(`listing stopped after ${listed} objects: an entry without a key, size or ETag`);
       }
       listed += 1;
-      yield { key: parsed.data.Key, size: parsed.data.Size, etag: bareEtag(parsed.data.ETag) };
+      const { Key: key, Size: size, ETag: etag, LastModified: lastModified } = parsed.data;
+      yield { key, size, etag: bareEtag(etag), lastModified };
     }
     if (page.IsTruncated === true && page.NextContinuationToken === undefined) {
       throw new ListingError(`listing stopped after ${listed} objects: the store said there is more, but not where`);

@@ -24,6 +24,11 @@ export interface Coverage {
   bytesDownloaded: number;
   /** Listings that stopped before their end. */
   listingsCut: number;
+  /**
+   * Objects counted above under their recorded source whose identity was the inventory's: their
+   * recorded digests stand, neither HEADed nor downloaded; `undefined` without an inventory.
+   */
+  fromInventory: number | undefined;
 }
 
 export interface ObjectDigestOptions {

@@ -22,12 +22,14 @@ export interface DoubleObject {
 export interface DoubleBucket {
   readonly objects: Readonly<Record<string, DoubleObject>>;
   /** The listing page (1-based) answered 403 AccessDenied. */
-  readonly failPage?: number;
+  readonly failPage?: number | undefined;
 }
 
 export interface S3Double extends Loopback {
   /** `GET /bucket/key` requests so far (downloads), by key. */
   readonly downloads: string[];
+  /** `HEAD /bucket/key` requests so far, by key. */
+  readonly heads: string[];
 }
 
 const PAGE = 3;
@@ -67,6 +69,7 @@ function list(bucketName: string, bucket: DoubleBucket, url: URL, response: Serv
 /** Starts the double with the given buckets. */
 export async function startS3Double(buckets: Readonly<Record<string, DoubleBucket>>): Promise<S3Double> {
   const downloads: string[] = [];
+  const heads: string[] = [];
   const loopback = await startLoopback((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://double');
     const [, bucketName = '', ...rest] = url.pathname.split('/');
@@ -88,6 +91,7 @@ export async function startS3Double(buckets: Readonly<Record<string, DoubleBucke
       ),
     };
     if (request.method === 'HEAD') {
+      heads.push(key);
       response.writeHead(200, headers);
       response.end();
       return;
@@ -106,5 +110,5 @@ export async function startS3Double(buckets: Readonly<Record<string, DoubleBucke
     }
     response.write(object.body.subarray(0, object.cutAfter), () => request.socket.destroy());
   });
-  return { ...loopback, downloads };
+  return { ...loopback, downloads, heads };
 }
