@@ -1,6 +1,5 @@
 import { SmsError } from '../errors/sms-error.js';
-import { resolveFleet } from '../fleet/fleet-options.js';
-import { RedisLink } from '../fleet/redis-link.js';
+import { fleetParts } from '../fleet-plugin/fleet-plugin.js';
 import { logSubscriber } from '../observe/log-subscriber.js';
 import { Observers } from '../observe/observers.js';
 import { canonicalPhone } from '../phone/canonical-phone.js';
@@ -84,24 +83,18 @@ export class OtpVerifier {
     this.#settings = settings;
     const rules = { cooldownMs: settings.cooldownMs, keepMs: 2 * settings.ttlMs };
     const local = settings.guard === undefined ? undefined : new MemoryPumpingGuard(settings.guard);
-    if (options.fleet === undefined) {
+    const fleet = fleetParts(options.fleet);
+    if (fleet === undefined) {
       this.#store = new MemoryCodeStore(rules, settings.maxStoredCodes);
       this.#guard = local;
       return;
     }
-    const fleet = resolveFleet(options.fleet);
     const logs = logSubscriber(settings.logger);
-    const observers = new Observers(logs === undefined ? [] : [logs]);
-    const codes = new RedisLink(fleet.redis, {
-      timeoutMs: fleet.timeoutMs,
-      observers,
-      name: 'sms',
-      use: 'verification',
-    });
-    this.#store = new RedisCodeStore(codes, { ...rules, ttlMs: settings.ttlMs, keyPrefix: fleet.prefix });
+    const { link: codes, prefix } = fleet.verification({ observers: new Observers(logs === undefined ? [] : [logs]) });
+    this.#store = new RedisCodeStore(codes, { ...rules, ttlMs: settings.ttlMs, keyPrefix: prefix });
     // A link of its own: a forged guard key makes the guard step aside, not the codes (and the other way round).
     const guard = codes.sibling('verification');
-    this.#guard = local && settings.guard && new RedisPumpingGuard(guard, settings.guard, fleet.prefix, local);
+    this.#guard = local && settings.guard && new RedisPumpingGuard(guard, settings.guard, prefix, local);
   }
 
   /**

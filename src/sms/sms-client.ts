@@ -1,6 +1,6 @@
 import { DestinationRules } from '../destinations/destination-rules.js';
-import { SendLimits } from '../fleet/limits/send-limits.js';
-import { SmsFleet } from '../fleet/sms-fleet.js';
+import { fleetParts, type SendFleet } from '../fleet-plugin/fleet-plugin.js';
+import { SendLimits } from '../limits/send-limits.js';
 import type { SendOperation } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
 import { observeOperation } from '../observe/operation.js';
@@ -66,7 +66,7 @@ export class SmsClient {
   readonly #retryUnknownOutcome: boolean;
   readonly #totalTimeoutMs: number | undefined;
   readonly #summary: TransportSummary;
-  readonly #fleet: SmsFleet | undefined;
+  readonly #fleet: SendFleet | undefined;
   readonly #limits: SendLimits | undefined;
   readonly #destinations: DestinationRules | undefined;
   /** The checked base URL. */
@@ -86,8 +86,9 @@ export class SmsClient {
     this.#credentials = smsCredentialSource(options, this.#keys, basics);
     const observers = clientObservers(options, { client: 'sms', baseUrl: () => this.baseUrl, owner: this }, basics);
     const settings = resolveTransportSettings(options, SMS_DEFAULTS, basics, observers);
-    this.#fleet = SmsFleet.of(options.fleet, { ...settings, service: settings.baseUrl });
-    const limits = { limits: options.limits, fleetLimits: options.fleet?.limits };
+    this.#fleet = fleetParts(options.fleet)?.sends({ ...settings, service: settings.baseUrl });
+    const fleetLimits = options.fleet !== undefined && 'limits' in options.fleet ? options.fleet.limits : undefined;
+    const limits = { limits: options.limits, fleetLimits };
     // The process's counts of this account: by key id, or by provider while its keys are not known yet.
     const scope = typeof options.credentials === 'function' ? options.credentials : this.#keys.keyIds.values.at(-1);
     this.#limits = SendLimits.of(limits, this.#fleet?.store, settings.observers, scope ?? '');

@@ -3,7 +3,7 @@ import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { keyTag } from '../../src/fleet/fleet.js';
-import type { FleetRedisClient } from '../../src/fleet/redis-link.js';
+import type { FleetRedisClient } from '../../src/redis/redis-link.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { SmsClient } from '../../src/sms/sms-client.js';

@@ -5,7 +5,7 @@
  * wait `lookupWaitMs` for an answer that never comes.
  */
 import { describe, expect, it } from 'vitest';
-import { RedisLink } from '../../src/fleet/redis-link.js';
+import { RedisLink } from '../../src/redis/redis-link.js';
 import { FleetLookups } from '../../src/fleet/single-flight.js';
 import { NO_OBSERVERS } from '../../src/observe/observers.js';
 

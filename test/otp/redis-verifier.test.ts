@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import type { FleetRedisClient } from '../../src/fleet/redis-link.js';
+import type { FleetRedisClient } from '../../src/redis/redis-link.js';
 import type { OtpVerifier } from '../../src/otp/otp-verifier.js';
 import { connectRedis } from '../fleet/connect-redis.js';
 import { useMswServer } from '../helpers/msw.js';

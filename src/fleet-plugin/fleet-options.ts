@@ -1,29 +1,31 @@
 import { positiveMs } from '../config/numbers.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { SmsLimitsOptions } from './limits/limits-options.js';
-import type { FleetRedisClient } from './redis-link.js';
-
-export type { CallerLimits, LimitStoreFailure, RecipientLimits, SmsLimitsOptions } from './limits/limits-options.js';
+import type { SmsLimitsOptions } from '../limits/limits-options.js';
+import type { FleetRedisClient } from '../redis/redis-link.js';
 
 /*
- * The `fleet` option of both clients, and its check. Imports nothing but the
- * configuration error and the shared millisecond check.
+ * The options of a Redis fleet (`redisFleet()` of `hashscan-sms/fleet`), the
+ * deprecated `fleet: { redis }` form of the clients, and their checks.
  */
 
 /**
- * State shared by every replica of a service through Redis: one `429` pause,
- * one `rateLimit` quota and (lookups) one request per hash for the whole
- * fleet. Every feature fails open: while Redis is down or slow, each replica
- * behaves as it would without `fleet`, and the log says so once.
+ * Options of `redisFleet()` (`hashscan-sms/fleet`): state shared by every
+ * replica of a service through Redis: one `429` pause, one `rateLimit`
+ * quota, (lookups) one request per hash, (sends) the sending limits and
+ * (verification codes) the codes. Every feature fails open: while Redis is
+ * down or slow, each replica behaves as it would without `fleet`, and the log
+ * says so once.
  *
  * @example
  * ```ts
  * import { createClient } from 'redis'
+ * import { redisFleet } from 'hashscan-sms/fleet'
  * const redis = await createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true }).connect()
- * const client = new HashScanClient({ rateLimit: { requestsPerSecond: 50 }, fleet: { redis } })
+ * const fleet = redisFleet({ redis, prefix: 'scanner:prod' })
+ * const client = new HashScanClient({ rateLimit: { requestsPerSecond: 50 }, fleet })
  * ```
  */
-export interface FleetOptions {
+export interface RedisFleetOptions {
   /**
    * A connected node-redis (v5 or later) or ioredis client that the
    * application owns (and closes). Turn its offline queue off
@@ -46,36 +48,56 @@ export interface FleetOptions {
    * @defaultValue 50
    */
   readonly timeoutMs?: number | undefined;
-}
-
-/**
- * The `fleet` option of `HashScanClient`: {@link FleetOptions}, plus how long
- * a replica waits for another's lookup of the same hash.
- *
- * @example
- * ```ts
- * new HashScanClient({ fleet: { redis, prefix: 'scanner:prod', lookupWaitMs: 3_000 } })
- * ```
- */
-export interface HashScanFleetOptions extends FleetOptions {
   /**
-   * When another replica is already asking the service about a hash, the
-   * longest this one waits for its sealed answer in the shared cache before
-   * asking for itself, in ms; `0` turns the fleet-wide single request per
-   * hash off. Needs the shared cache (the fleet's Redis serves as
-   * `cache.store` unless you set one).
+   * `HashScanClient` only: when another replica is already asking the service
+   * about a hash, the longest this one waits for its sealed answer in the
+   * shared cache before asking for itself, in ms; `0` turns the fleet-wide
+   * single request per hash off. Needs the shared cache (the fleet's Redis
+   * serves as `cache.store` unless you set one).
    * @defaultValue 5000
    */
   readonly lookupWaitMs?: number | undefined;
 }
 
 /**
- * The `fleet` option of `SmsClient`: {@link FleetOptions}, plus the
- * deprecated spelling of the client's `limits`.
+ * The `fleet` option as a plain object (the form before `redisFleet()`):
+ * the same settings, the same behaviour.
  *
+ * @deprecated Pass `fleet: redisFleet({ redis, prefix, timeoutMs })` of `hashscan-sms/fleet`: this form stays
+ * for at least one minor release.
  * @example
  * ```ts
- * new SmsClient({ fleet: { redis }, limits: { perRecipient: { perMinute: 1, perHour: 5 }, dailyBudget: 50_000 } })
+ * new OtpVerifier({ sms, templateCode, secret, fleet: redisFleet({ redis }) }) // was: fleet: { redis }
+ * ```
+ */
+export interface FleetOptions extends Omit<RedisFleetOptions, 'redis' | 'lookupWaitMs'> {
+  /**
+   * The application's node-redis or ioredis client (see {@link RedisFleetOptions.redis}).
+   * @deprecated Pass `fleet: redisFleet({ redis })` of `hashscan-sms/fleet`: `fleet: { redis }` stays for at
+   * least one minor release.
+   */
+  readonly redis: FleetRedisClient;
+}
+
+/**
+ * The `fleet` option of `HashScanClient` as a plain object: {@link FleetOptions} and `lookupWaitMs`.
+ *
+ * @deprecated Pass `fleet: redisFleet({ redis, lookupWaitMs })` of `hashscan-sms/fleet`.
+ * @example
+ * ```ts
+ * new HashScanClient({ fleet: redisFleet({ redis, prefix: 'scanner:prod', lookupWaitMs: 3_000 }) })
+ * ```
+ */
+export interface HashScanFleetOptions extends FleetOptions, Pick<RedisFleetOptions, 'lookupWaitMs'> {}
+
+/**
+ * The `fleet` option of `SmsClient` as a plain object: {@link FleetOptions}, plus the
+ * deprecated spelling of the client's `limits`.
+ *
+ * @deprecated Pass `fleet: redisFleet({ redis })` of `hashscan-sms/fleet`, and `limits` on the client.
+ * @example
+ * ```ts
+ * new SmsClient({ fleet: redisFleet({ redis }), limits: { perRecipient: { perMinute: 1, perHour: 5 } } })
  * ```
  */
 export interface SmsFleetOptions extends FleetOptions {
@@ -100,7 +122,7 @@ const DEFAULT_FLEET_TIMEOUT_MS = 50;
 const DEFAULT_LOOKUP_WAIT_MS = 5_000;
 
 /** Checks the common part of `fleet`. */
-export function resolveFleet(options: FleetOptions): ResolvedFleet {
+export function resolveFleet(options: Omit<RedisFleetOptions, 'lookupWaitMs'>): ResolvedFleet {
   if (typeof options !== 'object' || options === null) throw new ConfigurationError('fleet', 'must be an object');
   const prefix = options.prefix ?? DEFAULT_FLEET_PREFIX;
   if (typeof prefix !== 'string' || prefix === '' || prefix.length > 200) {
