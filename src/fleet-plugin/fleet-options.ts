@@ -70,13 +70,23 @@ export interface RedisFleetOptions {
  * new OtpVerifier({ sms, templateCode, secret, fleet: redisFleet({ redis }) }) // was: fleet: { redis }
  * ```
  */
-export interface FleetOptions extends Omit<RedisFleetOptions, 'redis' | 'lookupWaitMs'> {
+export interface FleetOptions {
   /**
-   * The application's node-redis or ioredis client (see {@link RedisFleetOptions.redis}).
+   * The application's connected node-redis or ioredis client, its offline queue off.
    * @deprecated Pass `fleet: redisFleet({ redis })` of `hashscan-sms/fleet`: `fleet: { redis }` stays for at
    * least one minor release.
    */
   readonly redis: FleetRedisClient;
+  /**
+   * Start of every key the fleet writes, as `redisFleet({ prefix })`.
+   * @defaultValue `"hashscan-sms"`
+   */
+  readonly prefix?: string | undefined;
+  /**
+   * Longest wait for one Redis call in ms, as `redisFleet({ timeoutMs })`.
+   * @defaultValue 50
+   */
+  readonly timeoutMs?: number | undefined;
 }
 
 /**
@@ -88,7 +98,13 @@ export interface FleetOptions extends Omit<RedisFleetOptions, 'redis' | 'lookupW
  * new HashScanClient({ fleet: redisFleet({ redis, prefix: 'scanner:prod', lookupWaitMs: 3_000 }) })
  * ```
  */
-export interface HashScanFleetOptions extends FleetOptions, Pick<RedisFleetOptions, 'lookupWaitMs'> {}
+export interface HashScanFleetOptions extends FleetOptions {
+  /**
+   * Longest wait for another replica's lookup of the same hash in ms (`0`: off), as `redisFleet({ lookupWaitMs })`.
+   * @defaultValue 5000
+   */
+  readonly lookupWaitMs?: number | undefined;
+}
 
 /**
  * The `fleet` option of `SmsClient` as a plain object: {@link FleetOptions}, plus the
