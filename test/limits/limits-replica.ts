@@ -8,7 +8,7 @@
  * many sends were delivered (`OK`), every error code counted, and its stats.
  * The limits go in `fleet.limits` (the spelling every version reads) unless `where` says `client`.
  */
-import { SmsClient } from '../../src/sms/sms-client.js';
+import { SmsClient } from '../../src/index.js';
 import { connectRedis } from '../fleet/connect-redis.js';
 
 export interface LimitsReplicaConfig {

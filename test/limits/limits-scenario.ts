@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { SmsClient } from '../../src/index.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
-import { SmsClient } from '../../src/sms/sms-client.js';
 import { startDelayProxy } from '../helpers/delay-proxy.js';
 import type { RedisServer } from '../helpers/redis-server.js';
 import { type LimitsReplicaReport, startLimitsReplica } from './limits-helpers.js';
