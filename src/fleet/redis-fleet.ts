@@ -1,6 +1,6 @@
 import { lookupWait, type RedisFleetOptions, resolveFleet } from '../fleet-plugin/fleet-options.js';
 import { type FleetPlugin, fleetPlugin } from '../fleet-plugin/fleet-plugin.js';
-import { RedisLink } from '../redis/redis-link.js';
+import { RedisLink, redisKind } from '../redis/redis-link.js';
 import { Fleet } from './fleet.js';
 import { SmsFleet } from './sms-fleet.js';
 
@@ -29,7 +29,7 @@ import { SmsFleet } from './sms-fleet.js';
  * ```
  */
 export function redisFleet(options: RedisFleetOptions): FleetPlugin {
-  resolveFleet(options);
+  redisKind(resolveFleet(options).redis);
   lookupWait(options.lookupWaitMs);
   return pluginOf({ ...options });
 }
