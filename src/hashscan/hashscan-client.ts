@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hashscan-error.js';
+import type { HashScanFleetOptions } from '../fleet-plugin/fleet-options.js';
 import { fleetParts, type LookupFleet } from '../fleet-plugin/fleet-plugin.js';
 import { type NormalizedHash, normalizeHash } from '../hashing/hash-algorithm.js';
 import type { Observers } from '../observe/observers.js';
@@ -77,6 +78,15 @@ export class HashScanClient {
   /** The checked base URL. */
   readonly baseUrl: string;
 
+  /**
+   * The deprecated plain `fleet: { redis, … }` form (same behaviour), its own signature so that an editor
+   * strikes the call through.
+   * @deprecated Pass `fleet: redisFleet({ redis, … })` of `hashscan-sms/fleet`: `fleet: { redis }` stays for at least one
+   * minor release.
+   */
+  constructor(options: HashScanClientOptions & { readonly fleet: HashScanFleetOptions });
+  /** A client; every option has a default (see {@link HashScanClientOptions}). */
+  constructor(options?: HashScanClientOptions);
   constructor(options: HashScanClientOptions = {}) {
     const key = apiKeyWithRedactor(options);
     this.#apiKey = key.source;

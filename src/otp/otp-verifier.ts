@@ -1,4 +1,5 @@
 import { SmsError } from '../errors/sms-error.js';
+import type { FleetOptions } from '../fleet-plugin/fleet-options.js';
 import { fleetParts } from '../fleet-plugin/fleet-plugin.js';
 import { logSubscriber } from '../observe/log-subscriber.js';
 import { Observers } from '../observe/observers.js';
@@ -78,6 +79,15 @@ export class OtpVerifier {
   readonly #store: CodeStore;
   readonly #guard: PumpingGuard | undefined;
 
+  /**
+   * The deprecated plain `fleet: { redis, … }` form (same behaviour), its own signature so that an editor
+   * strikes the call through.
+   * @deprecated Pass `fleet: redisFleet({ redis, … })` of `hashscan-sms/fleet`: `fleet: { redis }` stays for at least one
+   * minor release.
+   */
+  constructor(options: OtpVerifierOptions & { readonly fleet: FleetOptions });
+  /** A verifier over `options.sms` (see {@link OtpVerifierOptions}). */
+  constructor(options: OtpVerifierOptions);
   constructor(options: OtpVerifierOptions) {
     const settings = resolveOtpSettings(options);
     this.#settings = settings;

@@ -1,4 +1,5 @@
 import { DestinationRules } from '../destinations/destination-rules.js';
+import type { SmsFleetOptions } from '../fleet-plugin/fleet-options.js';
 import { fleetParts, type SendFleet } from '../fleet-plugin/fleet-plugin.js';
 import { SendLimits } from '../limits/send-limits.js';
 import type { SendOperation } from '../observe/events.js';
@@ -80,6 +81,15 @@ export class SmsClient {
   /** The region a number without a country calling code is read in. */
   readonly defaultRegion: PhoneRegion;
 
+  /**
+   * The deprecated plain `fleet: { redis, … }` form (same behaviour), its own signature so that an editor
+   * strikes the call through.
+   * @deprecated Pass `fleet: redisFleet({ redis, … })` of `hashscan-sms/fleet`: `fleet: { redis }` stays for at least one
+   * minor release.
+   */
+  constructor(options: SmsClientOptions & { readonly fleet: SmsFleetOptions });
+  /** A client; every option has a default (see {@link SmsClientOptions}). */
+  constructor(options?: SmsClientOptions);
   constructor(options: SmsClientOptions = {}) {
     this.#redact = createSmsRedactor(this.#keys);
     const basics = { redact: this.#redact, timeoutMs: resolveTimeoutMs(options.timeoutMs) };
