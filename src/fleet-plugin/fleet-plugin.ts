@@ -57,7 +57,7 @@ export interface CacheWithStore {
 }
 
 /** One request per hash across the fleet: `ask()` once for the fleet, else the sealed answer `poll()` finds. */
-export interface SharedLookups {
+interface SharedLookups {
   run<T>(
     hash: string,
     ask: () => Promise<T>,
@@ -89,7 +89,7 @@ export interface SendFleet {
 }
 
 /** The part of a fleet `OtpVerifier` binds: a link for the codes (the guard takes a sibling) and the key prefix. */
-export interface VerificationFleet {
+interface VerificationFleet {
   readonly link: RedisLink;
   readonly prefix: string;
 }
@@ -116,7 +116,7 @@ export function fleetPlugin(parts: FleetParts): FleetPlugin {
 }
 
 /** The parts of a plugin; `undefined` for anything else (the deprecated `{ redis }` form among others). */
-export function partsOf(value: unknown): FleetParts | undefined {
+function partsOf(value: unknown): FleetParts | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const parts = (value as CarriesParts)[PARTS];
   return isParts(parts) ? parts : undefined;

@@ -92,8 +92,7 @@ describeWithRedis('the deprecated form and the plugin share one fleet on a real 
     const legacy = new OtpVerifier({ ...common, fleet: { redis, prefix } });
     const plugin = new OtpVerifier({ ...common, fleet: redisFleet({ redis, prefix }) });
     await legacy.send({ phoneNumber: '13800138000' });
-    const [message] = sandbox.messages;
-    const code = (message?.templateParam as { code: string }).code;
+    const code = String((sandbox.messages[0]?.templateParam as { code?: unknown } | undefined)?.code);
     await expect(plugin.check({ phoneNumber: '+86 138 0013 8000', code })).resolves.toEqual({ valid: true });
     await expect(legacy.check({ phoneNumber: '13800138000', code })).resolves.toMatchObject({ valid: false });
   });

@@ -20,8 +20,8 @@ import type {
 
 declare const redis: FleetRedisClient;
 
-// Every spelling that compiled before still compiles (not called: types only).
-export const spellings = (): unknown[] => {
+// Every spelling that compiled before still compiles (never called: `redis` is declared only; tsc checks it).
+const spellings = (): unknown[] => {
   const plain: HashScanClientOptions = { fleet: { redis, prefix: 'p', timeoutMs: 50, lookupWaitMs: 0 } };
   const limits: SmsClientOptions = { fleet: { redis, limits: { perRecipient: { perMinute: 1 } } } };
   const otp: Pick<OtpVerifierOptions, 'fleet'> = { fleet: { redis, prefix: 'p' } };
@@ -36,6 +36,7 @@ export const spellings = (): unknown[] => {
 
 describe('the fleet option types', () => {
   it('take the plugin and the deprecated plain forms; one FleetPlugin type for both entries', () => {
+    expectTypeOf(spellings).returns.toEqualTypeOf<unknown[]>();
     expectTypeOf<fleetEntry.FleetPlugin>().toEqualTypeOf<FleetPlugin>();
     expectTypeOf(redisFleet).returns.toEqualTypeOf<FleetPlugin>();
     expectTypeOf<FleetPlugin>().toMatchTypeOf<NonNullable<HashScanClientOptions['fleet']>>();
