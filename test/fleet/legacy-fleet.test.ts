@@ -6,13 +6,11 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisFleet } from '../../src/fleet/index.js';
 import { HashScanClient, OtpVerifier, SmsClient } from '../../src/index.js';
-import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { describeWithRedis } from '../helpers/redis.js';
-import { freshPrefix, hashes } from './fleet-helpers.js';
+import { freshPrefix, hashes, STUB_REDIS as STUB, sandboxSms } from './fleet-helpers.js';
 import { startLookupService } from './lookup-service.js';
 
 const SECRET = 'the-fleet-test-cache-secret-0123456789';
-const STUB = { sendCommand: async () => null, isReady: true, options: { disableOfflineQueue: true } };
 const SMS = { accessKeyId: 'id', accessKeySecret: 's', baseUrl: 'https://s.test' };
 
 describe('the deprecated fleet: { redis } form, from the root entry', () => {
@@ -80,14 +78,8 @@ describeWithRedis('the deprecated form and the plugin share one fleet on a real 
 
   it('OtpVerifier: a code sent by a replica on the deprecated form is checked by one on the plugin, once', async () => {
     const redis = await ioredis();
-    const sandbox = await startSandbox();
-    closers.push(() => sandbox.close());
     const prefix = freshPrefix();
-    const sms = new SmsClient({
-      accessKeyId: sandbox.accessKeyId,
-      accessKeySecret: sandbox.accessKeySecret,
-      baseUrl: sandbox.smsUrl,
-    });
+    const { sandbox, sms } = await sandboxSms(closers);
     const common = { sms, templateCode: 'SMS_100000001', secret: 'a shared secret of at least 32 bytes, for tests' };
     const legacy = new OtpVerifier({ ...common, fleet: { redis, prefix } });
     const plugin = new OtpVerifier({ ...common, fleet: redisFleet({ redis, prefix }) });

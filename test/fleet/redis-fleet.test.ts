@@ -12,15 +12,12 @@ import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { redisFleet } from '../../src/fleet/index.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { OtpVerifier } from '../../src/otp/otp-verifier.js';
-import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
 import { describeWithRedis } from '../helpers/redis.js';
-import { freshPrefix, hashes } from './fleet-helpers.js';
+import { freshPrefix, hashes, STUB_REDIS as STUB, sandboxSms } from './fleet-helpers.js';
 import { startLookupService } from './lookup-service.js';
 
 const SECRET = 'the-fleet-test-cache-secret-0123456789';
-/** A node-redis client as the link sees it: enough to build a fleet without a server. */
-const STUB = { sendCommand: async () => null, isReady: true, options: { disableOfflineQueue: true } };
 
 describe('redisFleet()', () => {
   it('checks its options when it is made, not when a client binds it', () => {
@@ -100,13 +97,8 @@ describeWithRedis('redisFleet() on a real Redis, in one process', (redisUrl) => 
     redis.on('error', () => {});
     await redis.connect();
     closers.push(async () => redis.disconnect());
-    const sandbox = await startSandbox();
-    closers.push(() => sandbox.close());
     const prefix = freshPrefix();
-    const sms = new SmsClient({
-      accessKeyId: sandbox.accessKeyId,
-      accessKeySecret: sandbox.accessKeySecret,
-      baseUrl: sandbox.smsUrl,
+    const { sandbox, sms } = await sandboxSms(closers, {
       fleet: redisFleet({ redis, prefix }),
       limits: { perRecipient: { perMinute: 1 } },
     });
