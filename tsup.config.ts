@@ -1,6 +1,8 @@
 import { defineConfig } from 'tsup';
 
 // `hashing`: the digests alone, for scripts and upload handlers that hash without the clients (no zod or ky to load).
+// `fleet`: `redisFleet()`, the fleet as a plugin for the clients' `fleet` option (the root entry keeps the
+// deprecated `fleet: { redis }` form working, which is why package.json lists it under `sideEffects`).
 // `signing`: the AK/SK signing functions alone, for gateways, test doubles and scripts that sign or verify without the client.
 const entry = {
   index: 'src/index.ts',
@@ -8,6 +10,7 @@ const entry = {
   sandbox: 'src/sandbox/index.ts',
   hashing: 'src/hashing/index.ts',
   signing: 'src/sms/signing/index.ts',
+  fleet: 'src/fleet/index.ts',
 };
 
 /**

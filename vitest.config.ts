@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^hashscan-sms\/sandbox$/, replacement: source('./src/sandbox/index.ts') },
       { find: /^hashscan-sms\/hashing$/, replacement: source('./src/hashing/index.ts') },
       { find: /^hashscan-sms\/signing$/, replacement: source('./src/sms/signing/index.ts') },
+      { find: /^hashscan-sms\/fleet$/, replacement: source('./src/fleet/index.ts') },
       { find: /^hashscan-sms$/, replacement: source('./src/index.ts') },
     ],
   },

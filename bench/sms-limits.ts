@@ -15,8 +15,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type RedisCondition, runScenario } from '../test/fleet/limits/limits-scenario.js';
 import { startRedisServer } from '../test/helpers/redis-server.js';
+import { type RedisCondition, runScenario } from '../test/limits/limits-scenario.js';
 import { BENCH_DIR, QUICK } from './lib/config.js';
 import { machine } from './lib/machine.js';
 

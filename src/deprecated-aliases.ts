@@ -2,8 +2,11 @@
  * The root entry's deprecated names. Each is the very function its new entry exports (the same object,
  * so `===` and `instanceof` hold) or a type alias of its type: every import that worked keeps working,
  * struck through in the editor, for at least one minor release (docs/contributing.md#changing-the-public-surface).
+ * It also installs the deprecated `fleet: { redis }` form of the clients (below).
  */
 
+import { legacyRedisFleet } from './fleet/redis-fleet.js';
+import { installLegacyFleet } from './fleet-plugin/fleet-plugin.js';
 import type { HashAlgorithm } from './hashing/hash-algorithm.js';
 import type {
   FilePath as HashingFilePath,
@@ -89,3 +92,8 @@ export type HashFilesOptions<A extends HashAlgorithm = 'sha256'> = HashingHashFi
  * @deprecated Import `UnreadableFile` from `hashscan-sms/hashing`: this root alias stays for at least one minor release.
  */
 export type UnreadableFile<P extends FilePath = string> = HashingUnreadableFile<P>;
+
+// The deprecated `fleet: { redis }` form of HashScanClient, SmsClient and OtpVerifier: made into the plugin
+// `redisFleet()` makes, here in the root entry, so the client rooms import no `fleet/` (package.json lists
+// this entry under `sideEffects` so that a bundler keeps this call).
+installLegacyFleet(legacyRedisFleet);

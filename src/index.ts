@@ -35,25 +35,13 @@ export { ConfigurationError } from './errors/configuration-error.js';
 export { HashScanError, type HashScanErrorCode, type HashScanErrorInit } from './errors/hashscan-error.js';
 export { HashScanSmsError, type HashScanSmsErrorInit } from './errors/hashscan-sms-error.js';
 export { SigningError } from './errors/signing-error.js';
-export type { FleetStats } from './fleet/fleet.js';
 export type {
-  CallerLimits,
   FleetOptions,
   HashScanFleetOptions,
-  LimitStoreFailure,
-  RecipientLimits,
   SmsFleetOptions,
-  SmsLimitsOptions,
-} from './fleet/fleet-options.js';
-export type { SmsLimitsStats } from './fleet/limits/send-limits.js';
-export type {
-  FleetRedisClient,
-  IoRedisLike,
-  IoRedisQueueOption,
-  NodeRedisLike,
-  NodeRedisQueueOption,
-} from './fleet/redis-link.js';
-export type { SmsFleetStats } from './fleet/sms-fleet.js';
+} from './fleet-plugin/fleet-options.js';
+export type { FleetPlugin } from './fleet-plugin/fleet-plugin.js';
+export type { FleetStats, SmsFleetStats } from './fleet-plugin/fleet-stats.js';
 export {
   type Digests,
   EncodedBodyError,
@@ -99,6 +87,8 @@ export type {
   ScanResult,
   ThreatData,
 } from './hashscan/scan-result.js';
+export type { CallerLimits, LimitStoreFailure, RecipientLimits, SmsLimitsOptions } from './limits/limits-options.js';
+export type { SmsLimitsStats } from './limits/send-limits.js';
 export { type LogFields, type Logger, type ObjectFirstLogger, objectFirstLogger } from './observe/logger.js';
 export type { OtpSmsSender, OtpVerifierOptions } from './otp/otp-options.js';
 export {
@@ -111,6 +101,13 @@ export {
 } from './otp/otp-verifier.js';
 export type { PumpingGuardOptions } from './otp/pumping-guard.js';
 export type { PhoneRegion } from './phone/canonical-phone.js';
+export type {
+  FleetRedisClient,
+  IoRedisLike,
+  IoRedisQueueOption,
+  NodeRedisLike,
+  NodeRedisQueueOption,
+} from './redis/redis-link.js';
 export { redactUrlParams, SECRET_QUERY_PARAMS } from './secrets/redact-url-params.js';
 export * from './sms/index.js';
 export type {

@@ -1,11 +1,5 @@
-import type { RedisLink } from './redis-link.js';
-
-/** The store contract of the lookups' shared cache (`cache.store`: Keyv-compatible), as the fleet provides it. */
-export interface FleetStore {
-  get(key: string): Promise<unknown>;
-  set(key: string, value: string, ttl?: number): Promise<unknown>;
-  delete(key: string): Promise<unknown>;
-}
+import type { FleetStore } from '../fleet-plugin/fleet-plugin.js';
+import type { RedisLink } from '../redis/redis-link.js';
 
 /**
  * The fleet's Redis as the lookups' shared cache store (`cache.store`), when

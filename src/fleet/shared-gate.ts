@@ -3,11 +3,11 @@ import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
 import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
 import type { ClientName } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
+import { type RedisLink, UNAVAILABLE } from '../redis/redis-link.js';
 import type { FleetGate } from '../transport/resilience/fleet-gate.js';
 import { refusedWait, type WaitKind, type WaitLimit } from '../transport/resilience/wait-limit.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { sleep } from '../util/sleep.js';
-import { type RedisLink, UNAVAILABLE } from './redis-link.js';
 
 /*
  * The fleet's side of the rate gate: one 429 pause and one request quota for

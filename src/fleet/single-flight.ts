@@ -1,7 +1,7 @@
+import { type RedisLink, UNAVAILABLE } from '../redis/redis-link.js';
 import type { AbortLike } from '../util/abort-like.js';
 import { randomUUID } from '../util/crypto.js';
 import { sleep } from '../util/sleep.js';
-import { type RedisLink, UNAVAILABLE } from './redis-link.js';
 
 /*
  * One request per hash across the fleet. The replica that wins `SET NX PX`

@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { HashScanError } from '../errors/hashscan-error.js';
-import { Fleet } from '../fleet/fleet.js';
+import type { HashScanFleetOptions } from '../fleet-plugin/fleet-options.js';
+import { fleetParts, type LookupFleet } from '../fleet-plugin/fleet-plugin.js';
 import { type NormalizedHash, normalizeHash } from '../hashing/hash-algorithm.js';
 import type { Observers } from '../observe/observers.js';
 import { observeOperation } from '../observe/operation.js';
@@ -65,7 +66,7 @@ export class HashScanClient {
   readonly #observers: Observers;
   readonly #redact: Redactor;
   readonly #cache: VerdictCache | undefined;
-  readonly #fleet: Fleet | undefined;
+  readonly #fleet: LookupFleet | undefined;
   readonly #totalTimeoutMs: number | undefined;
   readonly #inFlight = new InFlight<string, ScanResult>();
   readonly #notDetected: ReturnType<typeof notDetectedSchema>;
@@ -77,6 +78,15 @@ export class HashScanClient {
   /** The checked base URL. */
   readonly baseUrl: string;
 
+  /**
+   * The deprecated plain `fleet: { redis, … }` form (same behaviour), its own signature so that an editor
+   * strikes the call through.
+   * @deprecated Pass `fleet: redisFleet({ redis, … })` of `hashscan-sms/fleet`: `fleet: { redis }` stays for at least one
+   * minor release.
+   */
+  constructor(options: HashScanClientOptions & { readonly fleet: HashScanFleetOptions });
+  /** A client; every option has a default (see {@link HashScanClientOptions}). */
+  constructor(options?: HashScanClientOptions);
   constructor(options: HashScanClientOptions = {}) {
     const key = apiKeyWithRedactor(options);
     this.#apiKey = key.source;
@@ -90,7 +100,7 @@ export class HashScanClient {
       throw new ConfigurationError('sourceId', 'must be a non-empty string');
     }
     this.sourceId = options.sourceId ?? settings.baseUrl;
-    this.#fleet = Fleet.of(options.fleet, { ...settings, name: 'hashscan', service: this.sourceId });
+    this.#fleet = fleetParts(options.fleet)?.lookups({ ...settings, service: this.sourceId });
     const fleetGate = this.#fleet?.gate;
     this.#transport = new Transport({ ...settings, describeResponse: describeScanResponse, fleetGate });
     const allowed = allowedExtraFields(options.allowedExtraFields);

@@ -1,5 +1,6 @@
-import type { FleetStats } from '../fleet/fleet.js';
-import type { HashScanFleetOptions } from '../fleet/fleet-options.js';
+import type { HashScanFleetOptions } from '../fleet-plugin/fleet-options.js';
+import type { FleetPlugin } from '../fleet-plugin/fleet-plugin.js';
+import type { FleetStats } from '../fleet-plugin/fleet-stats.js';
 import type { TransportStats } from '../transport/resilience/resilience.js';
 import type { CommonClientOptions } from '../transport/settings/client-options.js';
 import type { ApiKeyProvider } from './api-key.js';
@@ -59,10 +60,12 @@ export interface HashScanClientOptions extends CommonClientOptions {
    * `429` pause, one `rateLimit` quota and one request per hash for the whole
    * fleet (see the README's "Running a fleet"). The fleet's Redis also serves
    * as `cache.store` unless you set one. Fails open: while Redis is down or
-   * slow, each replica runs on its own.
+   * slow, each replica runs on its own. `redisFleet({ redis })` of `hashscan-sms/fleet` makes one; the plain
+   * `{ redis, prefix, timeoutMs, lookupWaitMs }` form is deprecated (same behaviour).
    * @defaultValue none: each replica on its own
+   * @example `fleet: redisFleet({ redis, prefix: 'scanner:prod' })`
    */
-  readonly fleet?: HashScanFleetOptions | undefined;
+  readonly fleet?: FleetPlugin | HashScanFleetOptions | undefined;
 }
 
 /** Per-call options of {@link HashScanClient.scan}. */

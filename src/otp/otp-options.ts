@@ -1,6 +1,7 @@
 import { positiveMs, wholeNumber } from '../config/numbers.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { FleetOptions } from '../fleet/fleet-options.js';
+import type { FleetOptions } from '../fleet-plugin/fleet-options.js';
+import type { FleetPlugin } from '../fleet-plugin/fleet-plugin.js';
 import { type Logger, silentLogger } from '../observe/logger.js';
 import { DEFAULT_PHONE_REGION, isPhoneRegion, type PhoneRegion } from '../phone/canonical-phone.js';
 import type { SendSmsOptions } from '../sms/send-options.js';
@@ -64,11 +65,13 @@ export interface OtpVerifierOptions {
    */
   readonly secret?: string | Uint8Array | undefined;
   /**
-   * Keep codes, attempts and the pumping guard in the fleet's Redis, shared by the replicas
-   * (`redis`, `prefix`, `timeoutMs` as for the clients). Needs `secret`.
+   * Keep codes, attempts and the pumping guard in the fleet's Redis, shared by the replicas:
+   * `redisFleet({ redis, prefix, timeoutMs })` of `hashscan-sms/fleet` (the plain `{ redis, … }` form is
+   * deprecated, same behaviour). Needs `secret`.
    * @defaultValue none: in this process
+   * @example `fleet: redisFleet({ redis, prefix: 'otp:prod' })`
    */
-  readonly fleet?: FleetOptions | undefined;
+  readonly fleet?: FleetPlugin | FleetOptions | undefined;
   /**
    * Most codes kept in memory (without `fleet`); past it the oldest is forgotten.
    * @defaultValue 100_000

@@ -1,6 +1,6 @@
 import { SmsError } from '../errors/sms-error.js';
-import { resolveFleet } from '../fleet/fleet-options.js';
-import { RedisLink } from '../fleet/redis-link.js';
+import type { FleetOptions } from '../fleet-plugin/fleet-options.js';
+import { fleetParts } from '../fleet-plugin/fleet-plugin.js';
 import { logSubscriber } from '../observe/log-subscriber.js';
 import { Observers } from '../observe/observers.js';
 import { canonicalPhone } from '../phone/canonical-phone.js';
@@ -79,29 +79,32 @@ export class OtpVerifier {
   readonly #store: CodeStore;
   readonly #guard: PumpingGuard | undefined;
 
+  /**
+   * The deprecated plain `fleet: { redis, … }` form (same behaviour), its own signature so that an editor
+   * strikes the call through.
+   * @deprecated Pass `fleet: redisFleet({ redis, … })` of `hashscan-sms/fleet`: `fleet: { redis }` stays for at least one
+   * minor release.
+   */
+  constructor(options: OtpVerifierOptions & { readonly fleet: FleetOptions });
+  /** A verifier over `options.sms` (see {@link OtpVerifierOptions}). */
+  constructor(options: OtpVerifierOptions);
   constructor(options: OtpVerifierOptions) {
     const settings = resolveOtpSettings(options);
     this.#settings = settings;
     const rules = { cooldownMs: settings.cooldownMs, keepMs: 2 * settings.ttlMs };
     const local = settings.guard === undefined ? undefined : new MemoryPumpingGuard(settings.guard);
-    if (options.fleet === undefined) {
+    const fleet = fleetParts(options.fleet);
+    if (fleet === undefined) {
       this.#store = new MemoryCodeStore(rules, settings.maxStoredCodes);
       this.#guard = local;
       return;
     }
-    const fleet = resolveFleet(options.fleet);
     const logs = logSubscriber(settings.logger);
-    const observers = new Observers(logs === undefined ? [] : [logs]);
-    const codes = new RedisLink(fleet.redis, {
-      timeoutMs: fleet.timeoutMs,
-      observers,
-      name: 'sms',
-      use: 'verification',
-    });
-    this.#store = new RedisCodeStore(codes, { ...rules, ttlMs: settings.ttlMs, keyPrefix: fleet.prefix });
+    const { link: codes, prefix } = fleet.verification({ observers: new Observers(logs === undefined ? [] : [logs]) });
+    this.#store = new RedisCodeStore(codes, { ...rules, ttlMs: settings.ttlMs, keyPrefix: prefix });
     // A link of its own: a forged guard key makes the guard step aside, not the codes (and the other way round).
     const guard = codes.sibling('verification');
-    this.#guard = local && settings.guard && new RedisPumpingGuard(guard, settings.guard, fleet.prefix, local);
+    this.#guard = local && settings.guard && new RedisPumpingGuard(guard, settings.guard, prefix, local);
   }
 
   /**

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { type RedisLink, UNAVAILABLE } from '../fleet/redis-link.js';
+import { type RedisLink, UNAVAILABLE } from '../redis/redis-link.js';
 import type { AttemptReply, CodeStore, RemoveReply, StartReply, StoredCode, StoreRules } from './code-store.js';
 
 /*

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { type RedisLink, UNAVAILABLE } from '../fleet/redis-link.js';
+import { type RedisLink, UNAVAILABLE } from '../redis/redis-link.js';
 import type { Admission, GuardRules, MemoryPumpingGuard, PumpingGuard } from './pumping-guard.js';
 
 /*

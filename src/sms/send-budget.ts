@@ -1,4 +1,4 @@
-import type { LimitCall } from '../fleet/limits/limit-call.js';
+import type { LimitCall } from '../limits/limit-call.js';
 import type { Redactor } from '../secrets/redact.js';
 import { callerAbortFailure, Deadline, overBudgetFailure } from '../transport/call/deadline.js';
 import { sendFailureError } from './transport-failure.js';

@@ -1,6 +1,7 @@
 import type { SmsDestinations } from '../destinations/destination-rules.js';
-import type { SmsLimitsOptions } from '../fleet/fleet-options.js';
-import type { SmsFleetOptions } from '../fleet/sms-fleet.js';
+import type { SmsFleetOptions } from '../fleet-plugin/fleet-options.js';
+import type { FleetPlugin } from '../fleet-plugin/fleet-plugin.js';
+import type { SmsLimitsOptions } from '../limits/limits-options.js';
 import type { PhoneRegion } from '../phone/canonical-phone.js';
 import type { CommonClientOptions } from '../transport/settings/client-options.js';
 import type { SmsMethod } from './outgoing-request.js';
@@ -80,9 +81,12 @@ export interface SmsClientOptions extends CommonClientOptions {
   readonly retryUnknownOutcome?: boolean | undefined;
   /**
    * One `429` pause, one `rateLimit` quota and optional sending limits for every replica, through Redis
-   * (README: "Running a fleet"). Fails open. @defaultValue none: each replica on its own
+   * (README: "Running a fleet"). Fails open. `redisFleet({ redis })` of `hashscan-sms/fleet` makes one; the
+   * plain `{ redis, prefix, timeoutMs }` form is deprecated (same behaviour).
+   * @defaultValue none: each replica on its own
+   * @example `fleet: redisFleet({ redis, prefix: 'sms:prod' })`
    */
-  readonly fleet?: SmsFleetOptions | undefined;
+  readonly fleet?: FleetPlugin | SmsFleetOptions | undefined;
   /**
    * Sending limits per phone number (its canonical form: every spelling of one phone counts as one), per
    * caller (`send(request, { caller })`) and a daily budget, checked before any request (over a limit:

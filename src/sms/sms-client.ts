@@ -1,6 +1,7 @@
 import { DestinationRules } from '../destinations/destination-rules.js';
-import { SendLimits } from '../fleet/limits/send-limits.js';
-import { SmsFleet } from '../fleet/sms-fleet.js';
+import type { SmsFleetOptions } from '../fleet-plugin/fleet-options.js';
+import { fleetParts, type SendFleet } from '../fleet-plugin/fleet-plugin.js';
+import { SendLimits } from '../limits/send-limits.js';
 import type { SendOperation } from '../observe/events.js';
 import type { Observers } from '../observe/observers.js';
 import { observeOperation } from '../observe/operation.js';
@@ -66,7 +67,7 @@ export class SmsClient {
   readonly #retryUnknownOutcome: boolean;
   readonly #totalTimeoutMs: number | undefined;
   readonly #summary: TransportSummary;
-  readonly #fleet: SmsFleet | undefined;
+  readonly #fleet: SendFleet | undefined;
   readonly #limits: SendLimits | undefined;
   readonly #destinations: DestinationRules | undefined;
   /** The checked base URL. */
@@ -80,14 +81,24 @@ export class SmsClient {
   /** The region a number without a country calling code is read in. */
   readonly defaultRegion: PhoneRegion;
 
+  /**
+   * The deprecated plain `fleet: { redis, … }` form (same behaviour), its own signature so that an editor
+   * strikes the call through.
+   * @deprecated Pass `fleet: redisFleet({ redis, … })` of `hashscan-sms/fleet`: `fleet: { redis }` stays for at least one
+   * minor release.
+   */
+  constructor(options: SmsClientOptions & { readonly fleet: SmsFleetOptions });
+  /** A client; every option has a default (see {@link SmsClientOptions}). */
+  constructor(options?: SmsClientOptions);
   constructor(options: SmsClientOptions = {}) {
     this.#redact = createSmsRedactor(this.#keys);
     const basics = { redact: this.#redact, timeoutMs: resolveTimeoutMs(options.timeoutMs) };
     this.#credentials = smsCredentialSource(options, this.#keys, basics);
     const observers = clientObservers(options, { client: 'sms', baseUrl: () => this.baseUrl, owner: this }, basics);
     const settings = resolveTransportSettings(options, SMS_DEFAULTS, basics, observers);
-    this.#fleet = SmsFleet.of(options.fleet, { ...settings, service: settings.baseUrl });
-    const limits = { limits: options.limits, fleetLimits: options.fleet?.limits };
+    this.#fleet = fleetParts(options.fleet)?.sends({ ...settings, service: settings.baseUrl });
+    const fleetLimits = options.fleet !== undefined && 'limits' in options.fleet ? options.fleet.limits : undefined;
+    const limits = { limits: options.limits, fleetLimits };
     // The process's counts of this account: by key id, or by provider while its keys are not known yet.
     const scope = typeof options.credentials === 'function' ? options.credentials : this.#keys.keyIds.values.at(-1);
     this.#limits = SendLimits.of(limits, this.#fleet?.store, settings.observers, scope ?? '');

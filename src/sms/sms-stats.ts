@@ -1,5 +1,5 @@
-import type { SmsLimitsStats } from '../fleet/limits/send-limits.js';
-import type { SmsFleetStats } from '../fleet/sms-fleet.js';
+import type { SmsFleetStats } from '../fleet-plugin/fleet-stats.js';
+import type { SmsLimitsStats } from '../limits/send-limits.js';
 import type { TransportStats } from '../transport/resilience/resilience.js';
 
 /** Counters of `SmsClient.stats()`: the transport's, and the fleet's when `fleet` is set. */

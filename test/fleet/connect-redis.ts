@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import type { FleetRedisClient } from '../../src/fleet/redis-link.js';
+import type { FleetRedisClient } from '../../src/redis/redis-link.js';
 
 /** A replica's own Redis client, node-redis or ioredis, with the offline queue off as the docs ask, connected. */
 export async function connectRedis(

@@ -1,10 +1,26 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { startSandbox } from '../../src/sandbox/start-sandbox.js';
+import { SmsClient, type SmsClientOptions } from '../../src/sms/sms-client.js';
 import { collect } from '../helpers/child-output.js';
 import type { ReplicaConfig } from './replica.js';
 
 const REPLICA = fileURLToPath(new URL('./replica.ts', import.meta.url));
+
+/** A node-redis client as the link sees it (never called here): enough to build a fleet without a server. */
+export const STUB_REDIS = { sendCommand: async () => null, isReady: true, options: { disableOfflineQueue: true } };
+
+/** The sandbox and an `SmsClient` of its account (from the client's own module, not the root entry). */
+export async function sandboxSms(
+  closers: Array<() => Promise<unknown>>,
+  options: SmsClientOptions = {},
+): Promise<{ sandbox: Awaited<ReturnType<typeof startSandbox>>; sms: SmsClient }> {
+  const sandbox = await startSandbox();
+  closers.push(() => sandbox.close());
+  const account = { accessKeyId: sandbox.accessKeyId, accessKeySecret: sandbox.accessKeySecret };
+  return { sandbox, sms: new SmsClient({ ...account, baseUrl: sandbox.smsUrl, ...options }) };
+}
 
 /** What a replica printed: its outcomes in input order, its stats and its log lines. */
 export interface ReplicaReport {

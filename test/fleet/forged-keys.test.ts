@@ -9,8 +9,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyTag } from '../../src/fleet/fleet.js';
-import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import type { HashScanClientOptions } from '../../src/hashscan/scan-options.js';
+import { HashScanClient } from '../../src/index.js';
 import { describeWithRedis } from '../helpers/redis.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 import { freshPrefix, hashes } from './fleet-helpers.js';

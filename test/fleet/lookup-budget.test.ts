@@ -7,7 +7,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
 import { keyTag } from '../../src/fleet/fleet.js';
-import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
+import { HashScanClient } from '../../src/index.js';
 import { describeWithRedis } from '../helpers/redis.js';
 import { freshPrefix, hashes } from './fleet-helpers.js';
 import { startLookupService } from './lookup-service.js';

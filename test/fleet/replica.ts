@@ -4,6 +4,7 @@
  * client (node-redis or ioredis, offline queue off), runs its workload once `startAt` has come,
  * and prints one JSON line: every outcome in input order, and the client's stats.
  */
+import { redisFleet } from '../../src/fleet/index.js';
 import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
 import { SmsClient } from '../../src/sms/sms-client.js';
 import { connectRedis } from './connect-redis.js';
@@ -55,12 +56,13 @@ if (config.scan !== undefined) {
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(requestsPerSecond !== undefined && { rateLimit: { requestsPerSecond } }),
     cache: { secret: 'the-fleet-test-cache-secret-0123456789', storeTimeoutMs: 1_000 },
-    fleet: {
+    // The plugin form, from the client's own module: no root entry, so no deprecated form installed.
+    fleet: redisFleet({
       redis,
       prefix: config.prefix,
       timeoutMs: 1_000,
       ...(lookupWaitMs !== undefined && { lookupWaitMs }),
-    },
+    }),
   });
   const outcomes = await client.scanMany(hashes, { concurrency });
   const results = outcomes.map((outcome) =>
@@ -75,12 +77,8 @@ if (config.scan !== undefined) {
     accessKeySecret: config.sms.accessKeySecret,
     baseUrl: config.baseUrl,
     logger,
-    fleet: {
-      redis,
-      prefix: config.prefix,
-      timeoutMs: 1_000,
-      limits: config.sms.limits,
-    },
+    fleet: redisFleet({ redis, prefix: config.prefix, timeoutMs: 1_000 }),
+    limits: config.sms.limits,
   });
   const results: Array<{ code: string; outcome?: string; retryAfterMs?: number }> = [];
   for (const phoneNumbers of config.sms.phoneNumbers) {

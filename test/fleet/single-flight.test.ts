@@ -5,9 +5,9 @@
  * wait `lookupWaitMs` for an answer that never comes.
  */
 import { describe, expect, it } from 'vitest';
-import { RedisLink } from '../../src/fleet/redis-link.js';
 import { FleetLookups } from '../../src/fleet/single-flight.js';
 import { NO_OBSERVERS } from '../../src/observe/observers.js';
+import { RedisLink } from '../../src/redis/redis-link.js';
 
 /** A node-redis-like client over a map: `SET` runs at once but replies after `setReplyMs`; `EVAL` is the release. */
 function slowSetRedis(setReplyMs: number) {

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HashScanClient } from '../../src/hashscan/hashscan-client.js';
+import { HashScanClient, SmsClient } from '../../src/index.js';
 import { WARNING_NAME, warnOnce } from '../../src/observe/process-warning.js';
-import { SmsClient } from '../../src/sms/sms-client.js';
 import { claimProcessWarnings } from '../setup/process-guard.js';
 
 const EMITTED = Symbol.for('hashscan-sms.warnings-emitted');

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import type { FleetRedisClient } from '../../src/fleet/redis-link.js';
+import { redisFleet } from '../../src/fleet/index.js';
 import type { OtpVerifier } from '../../src/otp/otp-verifier.js';
+import type { FleetRedisClient } from '../../src/redis/redis-link.js';
 import { connectRedis } from '../fleet/connect-redis.js';
 import { useMswServer } from '../helpers/msw.js';
 import { describeWithRedis } from '../helpers/redis.js';
@@ -38,7 +39,7 @@ describeWithRedis('OtpVerifier on the fleet Redis: replicas share codes, attempt
     const make = (redis: FleetRedisClient): OtpVerifier =>
       verifierOn(sms, {
         secret: SECRET,
-        fleet: { redis, prefix, timeoutMs: options.timeoutMs ?? 1_000 },
+        fleet: redisFleet({ redis, prefix, timeoutMs: options.timeoutMs ?? 1_000 }),
         ...(options.now && { now: options.now }),
       });
     return {
@@ -57,7 +58,7 @@ describeWithRedis('OtpVerifier on the fleet Redis: replicas share codes, attempt
 
   it('needs a shared secret', () => {
     const { sms } = smsService(server);
-    expect(() => verifierOn(sms, { fleet: { redis: replicaClients[0] as FleetRedisClient } })).toThrow(
+    expect(() => verifierOn(sms, { fleet: redisFleet({ redis: replicaClients[0] as FleetRedisClient }) })).toThrow(
       ConfigurationError,
     );
   });
@@ -133,7 +134,7 @@ describeWithRedis('OtpVerifier on the fleet Redis: replicas share codes, attempt
     const log = (level: string) => (message: string, fields?: unknown) => lines.push({ level, message, fields });
     const logger = { structured: true, debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
     const prefix = `otp-test:${randomUUID()}`;
-    const offline = verifierOn(sms, { secret: SECRET, logger, fleet: { redis: down, prefix } });
+    const offline = verifierOn(sms, { secret: SECRET, logger, fleet: redisFleet({ redis: down, prefix }) });
     // Three failures within a second, all of the calls: the link steps aside (store/bounded-calls.ts).
     for (let send = 0; send < 3; send++) {
       await expect(smsRejection(offline.send({ phoneNumber: PHONE }))).resolves.toMatchObject({

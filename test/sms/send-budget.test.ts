@@ -7,8 +7,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SmsClient } from '../../src/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/start-sandbox.js';
-import { SmsClient } from '../../src/sms/sms-client.js';
 import { freshPrefix } from '../fleet/fleet-helpers.js';
 import { type DelayProxy, startDelayProxy } from '../helpers/delay-proxy.js';
 import { describeWithRedis } from '../helpers/redis.js';

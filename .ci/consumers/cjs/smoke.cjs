@@ -97,6 +97,25 @@ async function main() {
   assert.equal(root.SigningError, signing.SigningError);
   assert.equal(root.hashFiles, hashing.hashFiles);
 
+  // `hashscan-sms/fleet` in CommonJS: the plugin, and the root's deprecated `{ redis }` form, describe one fleet.
+  const { redisFleet } = require('hashscan-sms/fleet');
+  assert.match(require.resolve('hashscan-sms/fleet'), /[\\/]dist[\\/]fleet\.cjs$/);
+  const stubRedis = { sendCommand: async () => null, isReady: true, options: { disableOfflineQueue: true } };
+  const onPlugin = new SmsClient({
+    accessKeyId: 'id',
+    accessKeySecret: 's',
+    baseUrl: 'https://s.test',
+    fleet: redisFleet({ redis: stubRedis }),
+  });
+  const onLegacy = new SmsClient({
+    accessKeyId: 'id',
+    accessKeySecret: 's',
+    baseUrl: 'https://s.test',
+    fleet: { redis: stubRedis },
+  });
+  assert.deepEqual(onPlugin.toJSON().fleet, { redis: 'node-redis', prefix: 'hashscan-sms', timeoutMs: 50 });
+  assert.deepEqual(onLegacy.toJSON().fleet, onPlugin.toJSON().fleet);
+
   const flags = process.execArgv.length > 0 ? ` ${process.execArgv.join(' ')}` : '';
   console.log(`cjs smoke ok: node ${process.version}${flags}, ${backend.kind}`);
 }

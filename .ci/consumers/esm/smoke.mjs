@@ -113,6 +113,23 @@ assert.equal(root.maskedStringToSign, signing.maskedStringToSign);
 assert.equal(root.SigningError, signing.SigningError);
 assert.equal(root.hashFiles, hashFiles);
 
+// `hashscan-sms/fleet`: the plugin the clients take as `fleet`; the root still takes the deprecated `{ redis }` form,
+// the same fleet; and a plugin of the CJS build serves a client of the ESM build (its parts ride on a registered symbol).
+const { redisFleet } = await import('hashscan-sms/fleet');
+assert.match(fileURLToPath(import.meta.resolve('hashscan-sms/fleet')), /[\\/]dist[\\/]fleet\.js$/);
+const stubRedis = { sendCommand: async () => null, isReady: true, options: { disableOfflineQueue: true } };
+const fleetSettings = { redis: stubRedis, prefix: 'smoke', lookupWaitMs: 0 };
+const onPlugin = new HashScanClient({ apiKey: 'k', baseUrl: 'https://h.test', fleet: redisFleet(fleetSettings) });
+const onLegacy = new HashScanClient({ apiKey: 'k', baseUrl: 'https://h.test', fleet: fleetSettings });
+const onCjsPlugin = new HashScanClient({
+  apiKey: 'k',
+  baseUrl: 'https://h.test',
+  fleet: createRequire(import.meta.url)('hashscan-sms/fleet').redisFleet(fleetSettings),
+});
+assert.deepEqual(onPlugin.toJSON().fleet, { redis: 'node-redis', prefix: 'smoke', timeoutMs: 50, lookupWaitMs: 0 });
+assert.deepEqual(onLegacy.toJSON().fleet, onPlugin.toJSON().fleet);
+assert.deepEqual(onCjsPlugin.toJSON().fleet, onPlugin.toJSON().fleet);
+
 // Class names survive the bundler in both builds (not `_HashScanError`): logs and error trackers group on them.
 for (const [error, name] of [
   [fromCjs, 'HashScanError'],

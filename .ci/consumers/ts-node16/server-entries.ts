@@ -1,7 +1,15 @@
-// The server entries (`hashscan-sms`, `hashscan-sms/sandbox`, `hashscan-sms/hashing`, `hashscan-sms/signing`) in a project with
+// The server entries (`hashscan-sms`, `hashscan-sms/sandbox`, `hashscan-sms/hashing`, `hashscan-sms/signing`, `hashscan-sms/fleet`) in a project with
 // `lib: ["ES2023"]` only and skipLibCheck off (tsconfig.es2023.json): they need no DOM lib. The types of the
 // `decide(outcome, { explain: true })`, the deprecated `decideWithReason` and `eicarTestFile` are checked here too.
-import { type Decision, decide, decideWithReason, type ExplainedDecision, HashScanError } from 'hashscan-sms';
+import {
+  type Decision,
+  decide,
+  decideWithReason,
+  type ExplainedDecision,
+  HashScanClient,
+  HashScanError,
+} from 'hashscan-sms';
+import { type FleetPlugin, type RedisFleetOptions, redisFleet } from 'hashscan-sms/fleet';
 import { hashBytes } from 'hashscan-sms/hashing';
 import { EICAR_RECORD, eicarTestFile } from 'hashscan-sms/sandbox';
 import { computeSignature, explainSignature, type SignatureExplanation } from 'hashscan-sms/signing';
@@ -24,4 +32,12 @@ export const serverEntries = [
   wrong,
   hashBytes(eicarTestFile()) === EICAR_RECORD.sha256,
   signed.signature === computeSignature('POST', { a: '1' }, 'secret'),
+];
+
+// `hashscan-sms/fleet`: the plugin form of the clients' `fleet` option, and the deprecated plain form still typed.
+declare const fleetOptions: RedisFleetOptions;
+const fleet: FleetPlugin = redisFleet(fleetOptions);
+export const fleetClients = [
+  new HashScanClient({ fleet }),
+  new HashScanClient({ fleet: { redis: fleetOptions.redis, prefix: 'p' } }),
 ];

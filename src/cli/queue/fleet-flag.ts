@@ -1,4 +1,4 @@
-import type { HashScanFleetOptions } from '../../index.js';
+import { type FleetPlugin, redisFleet } from '../../fleet/index.js';
 import { errorCode } from '../../util/error-code.js';
 import type { Diagnostics } from '../io.js';
 import { UsageError } from '../usage-error.js';
@@ -16,7 +16,7 @@ export const REDIS_HELP = `  --redis URL           share verdicts, the 429 pause
 export async function openFleet(
   value: string | undefined,
   diagnostics: Diagnostics,
-): Promise<{ fleet: HashScanFleetOptions | undefined; close(): Promise<void> }> {
+): Promise<{ fleet: FleetPlugin | undefined; close(): Promise<void> }> {
   if (value === undefined) return { fleet: undefined, close: async () => {} };
   const url = redisUrl(value, '--redis', diagnostics);
   let redis: Awaited<ReturnType<typeof connectRedis>>;
@@ -30,7 +30,7 @@ export async function openFleet(
     return { fleet: undefined, close: async () => {} };
   }
   return {
-    fleet: { redis },
+    fleet: redisFleet({ redis }),
     close: async () => {
       // QUIT goes after the commands still in the auto-pipeline (cache entries of the last answers); bounded.
       const quit = redis.quit().catch(() => undefined);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRedisServer, type RedisServer, startRedisServer } from '../../helpers/redis-server.js';
+import { hasRedisServer, type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 import { type RedisCondition, runScenario } from './limits-scenario.js';
 
 /*

@@ -1,5 +1,5 @@
-import { wholeNumber } from '../../config/numbers.js';
-import { ConfigurationError } from '../../errors/configuration-error.js';
+import { wholeNumber } from '../config/numbers.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
 
 /*
  * The `limits` option of `SmsClient` (and its deprecated alias

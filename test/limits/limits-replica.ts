@@ -1,6 +1,6 @@
 /**
  * One SMS replica of the limits tests and bench, as its own process:
- * `node --import tsx test/fleet/limits/limits-replica.ts` with its settings in
+ * `node --import tsx test/limits/limits-replica.ts` with its settings in
  * the `REPLICA` environment variable (JSON). It connects its own Redis client
  * (ioredis or node-redis, offline queue off), says `ready` on stderr, and
  * once sent SIGUSR2 sends to one phone number (or to `phoneNumbers` in turn, as `caller` when given) every
@@ -8,8 +8,8 @@
  * many sends were delivered (`OK`), every error code counted, and its stats.
  * The limits go in `fleet.limits` (the spelling every version reads) unless `where` says `client`.
  */
-import { SmsClient } from '../../../src/sms/sms-client.js';
-import { connectRedis } from '../connect-redis.js';
+import { SmsClient } from '../../src/index.js';
+import { connectRedis } from '../fleet/connect-redis.js';
 
 export interface LimitsReplicaConfig {
   readonly redisUrl: string;

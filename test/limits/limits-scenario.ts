@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { startSandbox } from '../../../src/sandbox/start-sandbox.js';
-import { SmsClient } from '../../../src/sms/sms-client.js';
-import { startDelayProxy } from '../../helpers/delay-proxy.js';
-import type { RedisServer } from '../../helpers/redis-server.js';
+import { SmsClient } from '../../src/index.js';
+import { startSandbox } from '../../src/sandbox/start-sandbox.js';
+import { startDelayProxy } from '../helpers/delay-proxy.js';
+import type { RedisServer } from '../helpers/redis-server.js';
 import { type LimitsReplicaReport, startLimitsReplica } from './limits-helpers.js';
 
 /*

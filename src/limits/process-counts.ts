@@ -1,4 +1,4 @@
-import { createDigest, toBase64Url } from '../../util/crypto.js';
+import { createDigest, toBase64Url } from '../util/crypto.js';
 import { LocalCounts } from './local-counts.js';
 import { PendingWrites } from './pending-writes.js';
 

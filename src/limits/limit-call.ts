@@ -1,4 +1,4 @@
-import type { AbortLike } from '../../util/abort-like.js';
+import type { AbortLike } from '../util/abort-like.js';
 import type { CallBound } from './shared-counts.js';
 
 /*

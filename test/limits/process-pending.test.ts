@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/start-sandbox.js';
-import { SmsClient } from '../../../src/sms/sms-client.js';
-import { type DelayProxy, startDelayProxy } from '../../helpers/delay-proxy.js';
-import { describeWithRedis } from '../../helpers/redis.js';
-import { freshPrefix } from '../fleet-helpers.js';
+import { SmsClient } from '../../src/index.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/start-sandbox.js';
+import { freshPrefix } from '../fleet/fleet-helpers.js';
+import { type DelayProxy, startDelayProxy } from '../helpers/delay-proxy.js';
+import { describeWithRedis } from '../helpers/redis.js';
 
 /*
  * With `fleet` and `onStoreFailure: 'local'`, a replica lets at most one message per number through

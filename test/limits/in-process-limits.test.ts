@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../../../src/errors/configuration-error.js';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/start-sandbox.js';
-import { SmsClient, type SmsClientOptions } from '../../../src/sms/sms-client.js';
+import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { SmsClient, type SmsClientOptions } from '../../src/index.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/start-sandbox.js';
 
 /** `limits` without `fleet`: counted in this process, so one server protects its OTP endpoint without Redis. */
 describe('SmsClient limits without a fleet', () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/start-sandbox.js';
-import { describeWithRedis } from '../../helpers/redis.js';
-import { spellingsOf } from '../../phone/spellings.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/start-sandbox.js';
+import { describeWithRedis } from '../helpers/redis.js';
+import { spellingsOf } from '../phone/spellings.js';
 import { type LimitsReplicaReport, startLimitsReplica } from './limits-helpers.js';
 import type { LimitsReplicaConfig } from './limits-replica.js';
 

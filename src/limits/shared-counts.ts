@@ -1,6 +1,6 @@
-import type { AbortLike } from '../../util/abort-like.js';
-import { onAbort } from '../../util/abort-subscriptions.js';
-import { type RedisLink, UNAVAILABLE } from '../redis-link.js';
+import { type RedisLink, UNAVAILABLE } from '../redis/redis-link.js';
+import type { AbortLike } from '../util/abort-like.js';
+import { onAbort } from '../util/abort-subscriptions.js';
 import type { Want } from './local-counts.js';
 
 /*

@@ -1,9 +1,9 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_ACCOUNTS } from '../../../src/doubles/defaults.js';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/start-sandbox.js';
-import { SmsClient, type SmsClientOptions } from '../../../src/sms/sms-client.js';
-import { spellingsOf } from '../../phone/spellings.js';
+import { SANDBOX_ACCOUNTS } from '../../src/doubles/defaults.js';
+import { SmsClient, type SmsClientOptions } from '../../src/index.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/start-sandbox.js';
+import { spellingsOf } from '../phone/spellings.js';
 
 /*
  * The limits without `fleet`, as an attacker and a new user met them: one phone in many spellings, and

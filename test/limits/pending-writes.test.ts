@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { LimitRule, SendLimit } from '../../../src/fleet/limits/limits-options.js';
-import type { Want } from '../../../src/fleet/limits/local-counts.js';
-import { type PendingOp, PendingWrites } from '../../../src/fleet/limits/pending-writes.js';
+import type { LimitRule, SendLimit } from '../../src/limits/limits-options.js';
+import type { Want } from '../../src/limits/local-counts.js';
+import { type PendingOp, PendingWrites } from '../../src/limits/pending-writes.js';
 
 // What one replica keeps for Redis while it cannot write: sends it let through on its own count
 // ("record") are never forgotten; when no room is left, the oldest refund is the one that goes.

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { collect } from '../../helpers/child-output.js';
+import { collect } from '../helpers/child-output.js';
 import type { LimitsReplicaConfig } from './limits-replica.js';
 
 const REPLICA = fileURLToPath(new URL('./limits-replica.ts', import.meta.url));

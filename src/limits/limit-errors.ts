@@ -1,5 +1,5 @@
-import { SmsError } from '../../errors/sms-error.js';
-import { FLEET_BACKOFF_MS } from '../redis-link.js';
+import { SmsError } from '../errors/sms-error.js';
+import { FLEET_BACKOFF_MS } from '../redis/redis-link.js';
 import type { LimitRefusal } from './local-counts.js';
 
 /* The limits' refusals as the client's errors: they name the limit, never the phone number. */

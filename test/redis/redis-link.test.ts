@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RedisLink, UNAVAILABLE } from '../../src/fleet/redis-link.js';
 import { NO_OBSERVERS, Observers } from '../../src/observe/observers.js';
+import { RedisLink, UNAVAILABLE } from '../../src/redis/redis-link.js';
 
 /** A node-redis-shaped client whose commands never answer (a stalled Redis). */
 const stalled = {

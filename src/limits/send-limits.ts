@@ -1,7 +1,7 @@
-import { SmsError } from '../../errors/sms-error.js';
-import type { Observers } from '../../observe/observers.js';
-import { randomUUID } from '../../util/crypto.js';
-import { FLEET_BACKOFF_MS, type RedisLink } from '../redis-link.js';
+import { SmsError } from '../errors/sms-error.js';
+import type { Observers } from '../observe/observers.js';
+import { FLEET_BACKOFF_MS, type RedisLink } from '../redis/redis-link.js';
+import { randomUUID } from '../util/crypto.js';
 import { admitWithin, type LimitCall } from './limit-call.js';
 import { limitedError, limitName, unavailableError } from './limit-errors.js';
 import { type SendParties, wantsOf } from './limit-keys.js';

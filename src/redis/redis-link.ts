@@ -70,7 +70,7 @@ export interface IoRedisQueueOption {
 export type RedisKind = 'node-redis' | 'ioredis';
 
 /** Tells node-redis from ioredis by shape; anything else is a configuration error. */
-function redisKind(client: unknown): RedisKind {
+export function redisKind(client: unknown): RedisKind {
   if (typeof client === 'object' && client !== null) {
     const candidate = client as Partial<Record<string, unknown>>;
     if (typeof candidate.call === 'function' && typeof candidate.defineCommand === 'function') return 'ioredis';

@@ -1,4 +1,4 @@
-import { createDigest, toBase64Url } from '../../util/crypto.js';
+import { createDigest, toBase64Url } from '../util/crypto.js';
 import type { ResolvedLimits } from './limits-options.js';
 import type { Want } from './local-counts.js';
 
