@@ -5,5 +5,14 @@
  * which moment that was, a stored answer its original one.
  */
 export function checkedAt(epochMs: number): string {
-  return `${new Date(epochMs).toISOString().slice(0, 19)}Z`;
+  const second = Math.floor(epochMs / 1_000);
+  // Every row of a second has the same text: it is formatted once per second, not once per row.
+  if (second !== lastSecond) {
+    lastText = `${new Date(second * 1_000).toISOString().slice(0, 19)}Z`;
+    lastSecond = second;
+  }
+  return lastText;
 }
+
+let lastSecond = Number.NaN;
+let lastText = '';
