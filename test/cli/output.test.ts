@@ -126,7 +126,7 @@ describe('JSON and NDJSON', () => {
               Object.defineProperty(row, name, { value, enumerable: true, writable: true, configurable: true });
             writer.write(row);
             const present = Object.keys(row).filter((name) => row[name] !== undefined);
-            const first = [...new Set(columnKeys)].filter((name) => present.includes(name));
+            const first: string[] = [...new Set<string>(columnKeys)].filter((name) => present.includes(name));
             expected.push(
               [...first, ...present.filter((name) => !first.includes(name))].map((name) => [
                 name,
