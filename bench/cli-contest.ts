@@ -12,10 +12,14 @@
  *   lookups a second (token bucket) and answering 429 + `Retry-After: 1`
  *   beyond: the share answered 429, and the lookups a second against R.
  *
+ * - `pinnedBefore`: when `BENCH_BEFORE_DIST` names the `dist/` of another
+ *   build (main's, say), its `lookup --concurrency 256`, interleaved in the
+ *   same rounds (before/after).
+ *
  * Wall time from spawn to exit, CPU (user + system) of the process from a
  * preload (bench/cli/cpu-report.cjs). Results go to /dev/null as NDJSON.
  *
- *   npm run build && node --import tsx bench/cli-contest.ts [--lines N] [--rounds N] [--rate R]
+ *   npm run build && [BENCH_BEFORE_DIST=DIR] node --import tsx bench/cli-contest.ts [--lines N] [--rounds N] [--rate R]
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,13 +70,17 @@ async function main(): Promise<void> {
   const server = await startServer(20);
   const env = { HASHSCAN_BASE_URL: server.url, HASHSCAN_API_KEY: server.apiKey };
   const cli = ['dist/cli.js', 'lookup', '-q', '-f', 'ndjson', '--input', list];
+  const before = process.env.BENCH_BEFORE_DIST;
   const contestants: Record<string, readonly string[]> = {
     minimal: ['bench/cli/minimal-client.mjs', list, '256'],
     pinned: [...cli, '--concurrency', '256'],
     adaptive: cli,
     workers2: [...cli, '--concurrency', '256', '--workers', '2'],
+    ...(before === undefined || before === ''
+      ? {}
+      : { pinnedBefore: [join(before, 'cli.js'), ...cli.slice(1), '--concurrency', '256'] }),
   };
-  const runs: Record<string, Run[]> = { minimal: [], pinned: [], adaptive: [], workers2: [] };
+  const runs: Record<string, Run[]> = { minimal: [], pinned: [], adaptive: [], workers2: [], pinnedBefore: [] };
   const names = Object.keys(contestants);
   for (let round = 0; round < ROUNDS; round += 1) {
     // Rotated each round, and reversed every other round: no contestant always runs after the same one
@@ -114,6 +122,7 @@ async function main(): Promise<void> {
   const pinned = runs.pinned as Run[];
   const adaptive = runs.adaptive as Run[];
   const workers2 = runs.workers2 as Run[];
+  const pinnedBefore = runs.pinnedBefore as Run[];
   const results = {
     machine: machine(),
     note: 'the service runs on the same machine as the contestants: see machine.load for how busy it was',
@@ -125,6 +134,7 @@ async function main(): Promise<void> {
       pinned256: perLookup(pinned, LINES),
       adaptive: perLookup(adaptive, LINES),
       workers2: perLookup(workers2, LINES),
+      ...(pinnedBefore.length === 0 ? {} : { pinnedBefore: perLookup(pinnedBefore, LINES) }),
     },
     ratios: {
       pinnedThroughputVsMinimal: ratio(
@@ -143,6 +153,22 @@ async function main(): Promise<void> {
         workers2.map((r) => r.cpuUs),
         pinned.map((r) => r.cpuUs),
       ),
+      ...(pinnedBefore.length === 0
+        ? {}
+        : {
+            pinnedCpuVsBefore: ratio(
+              pinned.map((r) => r.cpuUs),
+              pinnedBefore.map((r) => r.cpuUs),
+            ),
+            pinnedBeforeCpuVsMinimal: ratio(
+              pinnedBefore.map((r) => r.cpuUs),
+              minimal.map((r) => r.cpuUs),
+            ),
+            pinnedBeforeThroughputVsMinimal: ratio(
+              minimal.map((r) => r.ms),
+              pinnedBefore.map((r) => r.ms),
+            ),
+          }),
     },
     rateLimited: {
       ratePerSecond: RATE,

@@ -5,9 +5,20 @@
  * second in UTC (`2026-11-27T07:43:39Z`). The answer of a hash is only the
  * state "at the moment of the query" (the service's spec): every row says
  * which moment that was, a stored answer its original one.
+ * @module
  */
+let lastSecond = Number.NaN;
+let lastText = '';
+
+/** `checkedAt` of an answer obtained at `epochMs`. */
 export function checkedAt(epochMs: number): string {
-  return `${new Date(epochMs).toISOString().slice(0, 19)}Z`;
+  const second = Math.floor(epochMs / 1_000);
+  // Every row of a second has the same text: it is formatted once per second, not once per row.
+  if (second !== lastSecond) {
+    lastText = `${new Date(second * 1_000).toISOString().slice(0, 19)}Z`;
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 /**

@@ -17,9 +17,12 @@ export type EntryLookup = (input: unknown, signal: AbortLike) => Promise<ScanOut
 /**
  * `scanIterable`: each outcome as soon as it settles, with its input index.
  * When the caller's signal aborts, nothing more is pulled, the lookups in
- * flight settle as `ABORTED` and are yielded, and the stream ends.
+ * flight settle as `ABORTED` and are yielded, and the stream ends. The
+ * stream is `streamConcurrent`'s own generator, each outcome made as it is
+ * yielded: no generator of this module's own stands between the lookups
+ * and the caller, since every layer costs promises and turns per outcome.
  */
-export async function* scanStream(
+export function scanStream(
   hashes: Iterable<unknown> | AsyncIterable<unknown>,
   settings: StreamSettings,
   lookup: EntryLookup,
@@ -35,24 +38,26 @@ export async function* scanStream(
   let done = 0;
   let total: number | undefined;
   let reported: number | undefined;
-  try {
-    for await (const { index, value } of streamConcurrent(hashes, {
-      concurrency: settings.concurrency,
-      task: (input) => lookup(input, stream.signal),
-      stop: stream.signal,
-      cancel: stream.abort,
-      onEnd: (count) => {
-        total = count;
-      },
-    })) {
+  return streamConcurrent(hashes, {
+    concurrency: settings.concurrency,
+    task: (input) => lookup(input, stream.signal),
+    stop: stream.signal,
+    cancel: stream.abort,
+    onEnd: (count) => {
+      total = count;
+    },
+    emit: (index, value): IndexedScanOutcome => {
       done += 1;
       reported = total;
       onProgress?.({ done, total });
-      yield { ...value, index };
-    }
-    // The source's end may show only after the last outcome: say the total once it is known.
-    if (onProgress !== undefined && done > 0 && reported === undefined && total === done) onProgress({ done, total });
-  } finally {
-    stream.dispose();
-  }
+      return { ...value, index };
+    },
+    onClose: (completed) => {
+      // The source's end may show only after the last outcome: say the total once it is known.
+      if (completed && onProgress !== undefined && done > 0 && reported === undefined && total === done) {
+        onProgress({ done, total });
+      }
+      stream.dispose();
+    },
+  });
 }

@@ -13,8 +13,8 @@ export interface Streamed<R> {
   readonly value: R;
 }
 
-/** How {@link streamConcurrent} runs. */
-export interface StreamOptions<T, R> {
+/** How {@link streamConcurrent} runs; `Y` is what it yields for each result. */
+export interface StreamOptions<T, R, Y = Streamed<R>> {
   /** Tasks running plus results waiting to be read, at most. */
   readonly concurrency: number;
   /** Must not reject: callers turn errors into values. */
@@ -25,6 +25,14 @@ export interface StreamOptions<T, R> {
   readonly cancel: () => void;
   /** Called once the source has said it is done, with the number of inputs it gave. */
   readonly onEnd?: (total: number) => void;
+  /**
+   * What is yielded for a result, made as it is yielded (so in the consumer's
+   * pace): a caller that reshapes each result needs no generator of its own
+   * around this one. @defaultValue `{ index, value }`
+   */
+  readonly emit?: (index: number, value: R) => Y;
+  /** Called last, once the stream is over: `completed` when every result was yielded and the source did not throw. */
+  readonly onClose?: (completed: boolean) => void;
 }
 
 type Source<T> = Iterable<T> | AsyncIterable<T>;
@@ -61,11 +69,12 @@ function iteratorOf<T>(source: Source<T>): { iterator: Iterator<T> | AsyncIterat
  * started have been yielded. Breaking out of the loop stops pulling, calls
  * `cancel()` and closes the source.
  */
-export async function* streamConcurrent<T, R>(
+export async function* streamConcurrent<T, R, Y = Streamed<R>>(
   source: Source<T>,
-  options: StreamOptions<T, R>,
-): AsyncGenerator<Streamed<R>, void, undefined> {
-  const { concurrency, task, stop, cancel, onEnd } = options;
+  options: StreamOptions<T, R, Y>,
+): AsyncGenerator<Y, void, undefined> {
+  const { concurrency, task, stop, cancel, onEnd, onClose } = options;
+  const emit = options.emit ?? ((index: number, value: R) => ({ index, value }) as Y);
   const { iterator, isAsync } = iteratorOf(source);
   const ready: { index: number; value: R }[] = [];
   let running = 0;
@@ -157,7 +166,7 @@ export async function* streamConcurrent<T, R>(
     while (true) {
       const next = ready.shift();
       if (next !== undefined) {
-        yield next;
+        yield emit(next.index, next.value);
         fill();
         continue;
       }
@@ -174,6 +183,7 @@ export async function* streamConcurrent<T, R>(
     if (!finished) cancel();
     // A source that ended or threw is closed already; any other is told we are done.
     if (feed.state === 'open' || feed.state === 'stopped') await close(iterator, pulling);
+    onClose?.(finished && feed.state !== 'failed');
   }
 }
 

@@ -107,6 +107,44 @@ describe('JSON and NDJSON', () => {
       }),
     );
   });
+
+  it("puts the columns first, in their order, then the other fields in the row's, a `__proto__` field included", () => {
+    const key = fc.constantFrom('a', 'b', 'c', 'd', '__proto__', 'constructor');
+    const cell = fc.oneof(fc.string(), fc.integer(), fc.constant(undefined));
+    fc.assert(
+      fc.property(
+        fc.array(key, { maxLength: 5 }),
+        fc.array(fc.array(fc.tuple(key, cell), { maxLength: 6 }), { maxLength: 4 }),
+        (columnKeys, rows) => {
+          const columns = columnKeys.map((name) => ({ key: name, width: 0 }));
+          const nd = sink();
+          const writer = ndjsonWriter(nd, columns);
+          const expected: [string, string | number][][] = [];
+          for (const fields of rows) {
+            const row: Record<string, string | number | undefined> = {};
+            for (const [name, value] of fields)
+              Object.defineProperty(row, name, { value, enumerable: true, writable: true, configurable: true });
+            writer.write(row);
+            const present = Object.keys(row).filter((name) => row[name] !== undefined);
+            const first: string[] = [...new Set<string>(columnKeys)].filter((name) => present.includes(name));
+            expected.push(
+              [...first, ...present.filter((name) => !first.includes(name))].map((name) => [
+                name,
+                row[name] as string | number,
+              ]),
+            );
+          }
+          const written = nd.text.split('\n').filter(Boolean);
+          expect(written).toEqual(
+            expected.map(
+              (entries) =>
+                `{${entries.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',')}}`,
+            ),
+          );
+        },
+      ),
+    );
+  });
 });
 
 describe('table', () => {

@@ -110,3 +110,29 @@ describe('streamConcurrent against misbehaving sources', () => {
     for (const value of [null, undefined, 42, 'abc', {}, () => undefined]) expect(isIterable(value)).toBe(false);
   });
 });
+
+describe('streamConcurrent: emit and onClose', () => {
+  it('yields what emit makes of each result, then says it completed', async () => {
+    const closed: boolean[] = [];
+    const yielded: unknown[] = [];
+    const stream = streamConcurrent(['a', 'b', 'c'], {
+      ...options(),
+      emit: (index, value) => `${index}:${String(value)}`,
+      onClose: (completed) => closed.push(completed),
+    });
+    for await (const item of stream) yielded.push(item);
+    expect(yielded.sort()).toEqual(['0:a', '1:b', '2:c']);
+    expect(closed).toEqual([true]);
+  });
+
+  it('says it did not complete when the consumer leaves early or the source throws, once each', async () => {
+    const closed: boolean[] = [];
+    for await (const _ of streamConcurrent([1, 2, 3], { ...options(), onClose: (done) => closed.push(done) })) break;
+    const failing = (function* () {
+      yield 1;
+      throw new Error('source failed');
+    })();
+    await expect(drain(failing, { onClose: (done: boolean) => closed.push(done) })).rejects.toThrow('source failed');
+    expect(closed).toEqual([false, false]);
+  });
+});

@@ -2,29 +2,40 @@ import type { LineSink } from './coalesce.js';
 import type { Column, ResultWriter, Row } from './row.js';
 
 /**
- * The row's fields in the order of `columns` (CSV's), then any others: a
- * field is in the same place in every format.
+ * Puts a row's fields in the order of `columns` (CSV's), then any others: a
+ * field is in the same place in every format. The column keys are worked
+ * out once per writer, not once per row.
  */
-function inColumnOrder(row: Row, columns: readonly Column[]): Row {
-  const entries: [string, string | number][] = [];
-  const placed = new Set<string>();
-  const place = (key: string): void => {
-    const value = Object.hasOwn(row, key) ? row[key] : undefined;
-    if (value === undefined || placed.has(key)) return;
-    placed.add(key);
-    entries.push([key, value]);
+function columnOrder(columns: readonly Column[]): (row: Row) => Row {
+  const keys = [...new Set(columns.map((column) => column.key))];
+  const known = new Set(keys);
+  return (row) => {
+    const ordered: Record<string, string | number> = {};
+    for (const key of keys) {
+      const value = Object.hasOwn(row, key) ? row[key] : undefined;
+      if (value !== undefined) define(ordered, key, value);
+    }
+    for (const key of Object.keys(row)) {
+      const value = row[key];
+      if (value !== undefined && !known.has(key)) define(ordered, key, value);
+    }
+    return ordered;
   };
-  for (const { key } of columns) place(key);
-  for (const key of Object.keys(row)) place(key);
-  // `fromEntries` defines each field as its own (a key `__proto__` too).
-  return Object.fromEntries(entries);
+}
+
+/** Sets a field as the row's own, a key `__proto__` too (an assignment would set the prototype). */
+function define(target: Record<string, string | number>, key: string, value: string | number): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** One JSON object per line, written as each result arrives (`jq -c`, log shippers). */
 export function ndjsonWriter(out: LineSink, columns: readonly Column[] = []): ResultWriter {
+  const inColumnOrder = columnOrder(columns);
   return {
     write: (row: Row, written?: () => void) => {
-      out.write(`${JSON.stringify(inColumnOrder(row, columns))}\n`, written);
+      out.write(`${JSON.stringify(inColumnOrder(row))}\n`, written);
     },
     end: () => {},
   };
@@ -32,10 +43,11 @@ export function ndjsonWriter(out: LineSink, columns: readonly Column[] = []): Re
 
 /** One JSON array, streamed element by element so memory stays flat on huge runs. */
 export function jsonWriter(out: LineSink, columns: readonly Column[] = []): ResultWriter {
+  const inColumnOrder = columnOrder(columns);
   let first = true;
   return {
     write: (row: Row, written?: () => void) => {
-      out.write(`${first ? '[\n' : ',\n'}  ${JSON.stringify(inColumnOrder(row, columns))}`, written);
+      out.write(`${first ? '[\n' : ',\n'}  ${JSON.stringify(inColumnOrder(row))}`, written);
       first = false;
     },
     end: () => {

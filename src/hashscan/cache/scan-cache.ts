@@ -41,23 +41,24 @@ export interface CacheLifetimes {
 }
 
 /**
- * LRU cache of verdicts under `sourceId` + hash. A hit whose `data` holds
- * the file's other digests also answers later lookups by those digests.
+ * LRU cache of verdicts by hash, for one client (so one data source: the
+ * spec's source id + hash key matters to the shared level, which other
+ * clients read). A hit whose `data` holds the file's other digests also
+ * answers later lookups by those digests. Keyed by the hash string itself,
+ * the one the in-flight map is keyed by: no key is built per lookup.
  */
 export class ScanCache {
   readonly #lru: LRUCache<string, ScanResult>;
-  readonly #sourceId: string;
   readonly #notDetectedTtlMs: number;
   /** The lifetimes in force, for the shared level. */
   readonly lifetimes: CacheLifetimes;
 
-  constructor(options: ScanCacheOptions, sourceId: string) {
+  constructor(options: ScanCacheOptions) {
     const max = options.max ?? DEFAULTS.max;
     if (!Number.isSafeInteger(max) || max < 1) throw new ConfigurationError('cache.max', 'must be a whole number >= 1');
     const notDetectedTtlMs = options.notDetectedTtlMs ?? DEFAULTS.notDetectedTtlMs;
     if (notDetectedTtlMs !== 0) positiveMs(notDetectedTtlMs, 'cache.notDetectedTtlMs', 0);
     this.#notDetectedTtlMs = notDetectedTtlMs;
-    this.#sourceId = sourceId;
     const ttlMs = positiveMs(options.ttlMs, 'cache.ttlMs', DEFAULTS.ttlMs);
     this.lifetimes = { ttlMs, notDetectedTtlMs };
     this.#lru = new LRUCache<string, ScanResult>({
@@ -77,12 +78,8 @@ export class ScanCache {
     return { max: this.#lru.max, ttlMs: this.#lru.ttl, notDetectedTtlMs: this.#notDetectedTtlMs };
   }
 
-  #key(hash: string): string {
-    return `${this.#sourceId}\n${hash}`;
-  }
-
   get(hash: string): ScanResult | undefined {
-    return this.#lru.get(this.#key(hash));
+    return this.#lru.get(hash);
   }
 
   /** Keeps `result` (and its digest aliases) for its verdict's lifetime, or `ttlMs` when shorter (an entry from the shared level). */
@@ -90,8 +87,8 @@ export class ScanCache {
     const lifetime = result.verdict === 'not_detected' ? this.#notDetectedTtlMs : this.lifetimes.ttlMs;
     const ttl = Math.min(lifetime, ttlMs ?? lifetime);
     if (ttl <= 0) return;
-    this.#lru.set(this.#key(result.hash), result, { ttl });
-    for (const alias of digestAliases(result)) this.#lru.set(this.#key(alias.hash), alias, { ttl });
+    this.#lru.set(result.hash, result, { ttl });
+    for (const alias of digestAliases(result)) this.#lru.set(alias.hash, alias, { ttl });
   }
 
   clear(): void {

@@ -84,7 +84,7 @@ export class VerdictCache {
   #rejected = 0;
 
   constructor(options: ScanCacheOptions, context: VerdictCacheContext) {
-    this.#memory = new ScanCache(options, context.sourceId);
+    this.#memory = new ScanCache(options);
     this.#context = context;
     const { store } = options;
     if (store !== undefined) {

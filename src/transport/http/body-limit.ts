@@ -38,31 +38,6 @@ export function refuseAnnounced(contentLength: string | null | undefined, limit:
   if (announced > limit) throw new ResponseTooLargeError(limit, status, announced);
 }
 
-/** Decodes chunks as UTF-8 (a leading BOM dropped, bad sequences replaced, as `Response.text()` does), counting bytes. */
-class CountedText {
-  readonly #decoder = new TextDecoder();
-  readonly #limit: number;
-  readonly #status: number;
-  #bytes = 0;
-  #text = '';
-
-  constructor(limit: number, status: number) {
-    this.#limit = limit;
-    this.#status = status;
-  }
-
-  /** @throws {ResponseTooLargeError} once more than the limit arrived. */
-  add(chunk: Uint8Array): void {
-    this.#bytes += chunk.byteLength;
-    if (this.#bytes > this.#limit) throw new ResponseTooLargeError(this.#limit, this.#status, undefined);
-    this.#text += this.#decoder.decode(chunk, { stream: true });
-  }
-
-  finish(): string {
-    return this.#text + this.#decoder.decode();
-  }
-}
-
 /**
  * Reads a `fetch` body (already decoded by `fetch`) as text, at most `limit`
  * bytes; past it, cancels the stream (which cuts the connection) and throws.
@@ -76,12 +51,12 @@ export async function readWebBody(
 ): Promise<string> {
   if (body === null) return '';
   const reader = body.getReader();
-  const text = new CountedText(limit, status);
+  const chunks = new BodyChunks(limit);
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return text.finish();
-      text.add(value);
+      if (done) return chunks.text();
+      if (!chunks.add(value)) throw new ResponseTooLargeError(limit, status, undefined);
     }
   } catch (error) {
     reader.cancel(error).catch(() => undefined);
@@ -109,7 +84,9 @@ const UTF8 = new TextDecoder();
 /**
  * A body's chunks kept as they come, counted against a limit, and decoded
  * once at the end, as `Response.text()` decodes (a leading BOM dropped, bad
- * sequences replaced). The usual one-chunk body costs no array.
+ * sequences replaced), by one shared decoder: no decoder per response, and
+ * no streaming decode (which needs a converter of its own). The usual
+ * one-chunk body costs no array.
  */
 export class BodyChunks {
   readonly #limit: number;
@@ -175,7 +152,9 @@ export function readNodeBody(body: AsyncIterable<Uint8Array>, limit: number, sta
 }
 
 async function readIterable(body: AsyncIterable<Uint8Array>, limit: number, status: number): Promise<string> {
-  const text = new CountedText(limit, status);
-  for await (const chunk of body) text.add(chunk);
-  return text.finish();
+  const chunks = new BodyChunks(limit);
+  for await (const chunk of body) {
+    if (!chunks.add(chunk)) throw new ResponseTooLargeError(limit, status, undefined);
+  }
+  return chunks.text();
 }
