@@ -1,5 +1,4 @@
-import type { Dirent } from 'node:fs';
-import { lstat, opendir } from 'node:fs/promises';
+import { type Dirent, lstatSync, opendirSync } from 'node:fs';
 
 /** One entry of a folder: its name as bytes and its type. */
 export interface DirEntry {
@@ -17,43 +16,51 @@ export function joinBytes(dir: Buffer, name: Buffer): Buffer {
 }
 
 /**
- * Opens a folder for a streaming read, its names as bytes. Node gives
- * `Dirent`s with `Buffer` names; Deno ignores `encoding: 'buffer'` (string
- * names, which it decodes lossily itself: nothing better is to be had) and
- * Bun yields the bare `Buffer` names without types, so their type is asked
- * with `lstat`. Each shape becomes a {@link DirEntry} with a `Buffer` name.
+ * A folder's entries, read as a stream (`opendir`, 256 entries per system
+ * call, never the whole folder in memory), its names as bytes. Read
+ * synchronously, as the walk's `stat`s are: an `await` per entry cost more
+ * than the listing itself. Node gives `Dirent`s with `Buffer` names; Deno
+ * ignores `encoding: 'buffer'` (string names, which it decodes lossily
+ * itself: nothing better is to be had) and Bun yields the bare `Buffer`
+ * names without types, so their type is asked with `lstat`. Each shape
+ * becomes a {@link DirEntry} with a `Buffer` name. Opening throws as
+ * `opendirSync` does; the folder is closed once the entries end or the
+ * caller leaves.
  */
-export async function openDirectory(path: Buffer): Promise<AsyncIterable<DirEntry>> {
-  // 256 entries per read (default 32): a quarter less time listing a folder of 20 000 files.
+export function* readDirectory(path: Buffer): Generator<DirEntry, void, undefined> {
   // Node's types know `encoding: 'buffer'` for readdir only; opendir takes it too and gives Buffer names.
-  const bytes = { bufferSize: 256, encoding: 'buffer' as BufferEncoding };
-  const dir = (await opendir(path, bytes)) as unknown as AsyncIterable<Dirent<Buffer> | Dirent<string> | Buffer>;
-  return entriesOf(path, dir);
+  const dir = opendirSync(path, { bufferSize: 256, encoding: 'buffer' as BufferEncoding });
+  try {
+    while (true) {
+      const entry = dir.readSync() as Dirent<Buffer> | Dirent<string> | Buffer | null;
+      if (entry === null) return;
+      yield dirEntry(path, entry);
+    }
+  } finally {
+    dir.closeSync();
+  }
 }
 
-/** Each entry as a {@link DirEntry}, whichever shape the runtime gave. */
-async function* entriesOf(
-  path: Buffer,
-  dir: AsyncIterable<Dirent<Buffer> | Dirent<string> | Buffer>,
-): AsyncGenerator<DirEntry, void, undefined> {
-  for await (const entry of dir) {
-    if (Buffer.isBuffer(entry)) {
-      // An entry that cannot be inspected is passed on as a file: opening it then reports it for review.
-      const info = await lstat(joinBytes(path, entry)).catch(() => undefined);
-      yield {
-        name: entry,
-        isFile: () => info === undefined || info.isFile(),
-        isDirectory: () => info?.isDirectory() === true,
-        isSymbolicLink: () => info?.isSymbolicLink() === true,
-      };
-    } else if (typeof entry.name === 'string') {
-      const name = Buffer.from(entry.name);
-      yield {
-        name,
-        isFile: () => entry.isFile(),
-        isDirectory: () => entry.isDirectory(),
-        isSymbolicLink: () => entry.isSymbolicLink(),
-      };
-    } else yield entry as Dirent<Buffer>;
+/** An entry as a {@link DirEntry}, whichever shape the runtime gave. */
+function dirEntry(path: Buffer, entry: Dirent<Buffer> | Dirent<string> | Buffer): DirEntry {
+  if (Buffer.isBuffer(entry)) {
+    // An entry that cannot be inspected is passed on as a file: opening it then reports it for review.
+    const info = lstatSync(joinBytes(path, entry), { throwIfNoEntry: false });
+    return {
+      name: entry,
+      isFile: () => info === undefined || info.isFile(),
+      isDirectory: () => info?.isDirectory() === true,
+      isSymbolicLink: () => info?.isSymbolicLink() === true,
+    };
   }
+  if (typeof entry.name === 'string') {
+    const name = Buffer.from(entry.name);
+    return {
+      name,
+      isFile: () => entry.isFile(),
+      isDirectory: () => entry.isDirectory(),
+      isSymbolicLink: () => entry.isSymbolicLink(),
+    };
+  }
+  return entry as Dirent<Buffer>;
 }

@@ -1,5 +1,8 @@
 import { type Stats, statSync } from 'node:fs';
-import { type DirEntry, joinBytes as join, openDirectory } from './dir-entries.js';
+import { type DirEntry, joinBytes as join, readDirectory } from './dir-entries.js';
+
+/** Entries listed between two turns of the event loop, at most. */
+const YIELD_EVERY = 256;
 
 /** Something the walk met that is not a file to hash. */
 interface WalkProblem {
@@ -18,6 +21,14 @@ interface WalkProblem {
 
 export interface WalkOptions {
   readonly followSymlinks: boolean;
+  /**
+   * Offered each regular file before it is yielded: `true` when the caller
+   * settled it then and there (an inventory's unchanged file), and it is not
+   * yielded. Saves a trip through the generators per file.
+   */
+  readonly claim?: ((path: Buffer) => boolean) | undefined;
+  /** Awaited now and then while a folder is listed: the caller's output backpressure (claimed files write rows). */
+  readonly pause?: (() => Promise<void>) | undefined;
   readonly onProblem: (problem: WalkProblem) => void;
   readonly signal?: AbortSignal;
 }
@@ -69,7 +80,7 @@ async function* visit(
     return;
   }
   if (info.isFile()) {
-    yield path;
+    if (options.claim?.(path) !== true) yield path;
     return;
   }
   if (!info.isDirectory()) {
@@ -101,26 +112,32 @@ async function* entries(
   seen: Seen,
   options: WalkOptions,
 ): AsyncGenerator<Buffer, void, undefined> {
-  let dir: AsyncIterable<DirEntry>;
+  // Opened at the first `next()`: a folder that cannot be listed is reported by the catch below.
+  const dir: Iterator<DirEntry, void, undefined> = readDirectory(path);
   try {
-    dir = await openDirectory(path);
-  } catch (error) {
-    options.onProblem({ path, kind: 'unreadable', error: error as NodeJS.ErrnoException });
-    return;
-  }
-  try {
-    for await (const entry of dir) {
+    for (let listed = 1; ; listed += 1) {
       if (isAborted(options)) return;
+      const next = dir.next();
+      if (next.done === true) return;
+      const entry = next.value;
       const child = join(path, entry.name);
-      if (entry.isFile()) yield child;
-      else if (entry.isDirectory()) yield* visit(child, followThis, seen, options);
+      if (entry.isFile()) {
+        if (options.claim?.(child) !== true) yield child;
+      } else if (entry.isDirectory()) yield* visit(child, followThis, seen, options);
       else if (entry.isSymbolicLink()) {
         if (options.followSymlinks) yield* visit(child, true, seen, options);
         else options.onProblem({ path: child, kind: 'symlink' });
       } else options.onProblem({ path: child, kind: 'special' });
+      // The listing is synchronous: a turn of the event loop now and then lets output drain and timers fire.
+      if (listed % YIELD_EVERY === 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        await options.pause?.();
+      }
     }
   } catch (error) {
     options.onProblem({ path, kind: 'unreadable', error: error as NodeJS.ErrnoException });
+  } finally {
+    dir.return?.();
   }
 }
 

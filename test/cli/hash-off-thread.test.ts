@@ -108,4 +108,18 @@ describe('hashing on a thread of its own (scan)', () => {
     }
     expect(files).toHaveLength(20);
   });
+  it('starts no thread when no path comes (a re-check that reads nothing)', async () => {
+    // A thread file that does not exist: starting a thread from it fails, so nothing may start one.
+    const missing = pathToFileURL(join(dir, 'no-such-thread.mjs'));
+    const files: unknown[] = [];
+    for await (const file of hashFilesOffThread(walk([]), {
+      algorithms: ['sha256'],
+      concurrency: 8,
+      signal: new AbortController().signal,
+      threadFile: missing,
+    })) {
+      files.push(file);
+    }
+    expect(files).toEqual([]);
+  });
 });

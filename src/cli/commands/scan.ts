@@ -6,12 +6,14 @@ import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, ve
 import { flagNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
 import { INVENTORY_HELP, INVENTORY_OPTIONS, inventoryOptions, reportGone } from '../inventory/flags.js';
-import { InventoryRun, type Settled } from '../inventory/inventory-run.js';
+import { InventoryRun, type Plan, type Settled } from '../inventory/inventory-run.js';
 import { BatchChannel, mergeBatches } from '../inventory/merge-batches.js';
 import { reportGoneObjects } from '../inventory/objects/gone-objects.js';
 import { ObjectInventoryRun } from '../inventory/objects/object-run.js';
+import { COL } from '../inventory/schema.js';
 import { isNewBlock } from '../inventory/transition.js';
-import { Diagnostics, flushed } from '../io.js';
+import { unchangedRow } from '../inventory/unchanged-row.js';
+import { backpressure, Diagnostics, flushed } from '../io.js';
 import { prepareLookups } from '../lookups/lookups.js';
 import { nameCells, nameText, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
@@ -240,9 +242,34 @@ export const scanCommand: Command = {
       );
     };
 
+    // Once the walk has ended, the files still to look up are known: the progress line gets its ETA.
+    let walked = 0;
+    let unhashable = 0;
+    let walkEnded = false;
+    // The walk reached its end: a recorded file it did not meet is gone.
+    let walkComplete = false;
+    let offered: { readonly path: Buffer; readonly plan: Plan } | undefined; // the plan of the file about to be yielded
     const files = walk(list?.paths ?? paths, {
       followSymlinks: values['follow-symlinks'] === true,
       signal,
+      pause: () => backpressure(io.out, signal), // a file as it was with a fresh answer is reported from the walk:
+      claim:
+        run &&
+        ((path) => {
+          const plan = run.plan(path);
+          if (plan.kind !== 'unchanged') {
+            offered = { path, plan };
+            return false;
+          }
+          walked += 1;
+          progress.counters.hashed += 1;
+          progress.counters.looked += 1;
+          progress.clear();
+          tally[plan.row[COL.decision]] += 1;
+          changes.unchanged += 1;
+          if (inventoryFlags?.changesOnly !== true) writer.write(unchangedRow(path, plan.row, algorithms));
+          return true;
+        }),
       onProblem: (problem) => {
         if (problem.kind === 'unreadable') {
           run?.keep(problem.path);
@@ -268,12 +295,6 @@ export const scanCommand: Command = {
         }
       },
     });
-    // Once the walk has ended, the files still to look up are known: the progress line gets its ETA.
-    let walked = 0;
-    let unhashable = 0;
-    let walkEnded = false;
-    // The walk reached its end: a recorded file it did not meet is gone.
-    let walkComplete = false;
     const updateTotal = (): void => {
       if (walkEnded) progress.counters.total = walked - unhashable;
     };
@@ -283,7 +304,8 @@ export const scanCommand: Command = {
       try {
         for await (const path of files) {
           walked += 1;
-          const plan = run?.plan(path);
+          const plan = offered?.path === path ? offered.plan : run?.plan(path);
+          offered = undefined;
           if (plan?.kind === 'known') {
             progress.counters.hashed += 1;
             const entry = fileEntry(plan.file);

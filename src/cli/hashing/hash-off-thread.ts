@@ -33,7 +33,25 @@ export async function* hashFilesOffThread<A extends HashAlgorithm>(
     return;
   }
   const job: HashJob = { algorithms: options.algorithms, concurrency: options.concurrency };
-  const worker = new Worker(threadFile, { workerData: job });
+  // Started with the first path: a run that reads no file (an inventory's re-check) never pays for the thread.
+  let worker: Worker | undefined;
+  const start = (): Worker => {
+    const started = new Worker(threadFile, { workerData: job });
+    started.on('message', (message: FromHasher) => {
+      if ('done' in message) done = true;
+      else for (const file of message.files) ready.push(fromWire<A>(file));
+      wake();
+    });
+    started.on('error', (error) => {
+      failure ??= { error };
+      wake();
+    });
+    started.on('exit', (code) => {
+      if (!done) failure ??= { error: new Error(`the hashing thread stopped early (exit code ${code})`) };
+      wake();
+    });
+    return started;
+  };
   const ready: (HashedFile<A, Buffer> | UnreadableFile<Buffer>)[] = [];
   let done = false;
   let closed = false;
@@ -46,19 +64,6 @@ export async function* hashFilesOffThread<A extends HashAlgorithm>(
     wakeConsumer?.();
     wakeConsumer = undefined;
   };
-  worker.on('message', (message: FromHasher) => {
-    if ('done' in message) done = true;
-    else for (const file of message.files) ready.push(fromWire<A>(file));
-    wake();
-  });
-  worker.on('error', (error) => {
-    failure ??= { error };
-    wake();
-  });
-  worker.on('exit', (code) => {
-    if (!done) failure ??= { error: new Error(`the hashing thread stopped early (exit code ${code})`) };
-    wake();
-  });
 
   const feed = async (): Promise<void> => {
     let batch: Buffer[] = [];
@@ -66,6 +71,7 @@ export async function* hashFilesOffThread<A extends HashAlgorithm>(
     const post = (): void => {
       scheduled = false;
       if (batch.length === 0 || closed) return;
+      worker ??= start();
       worker.postMessage({ paths: batch } satisfies ToHasher);
       sent += batch.length;
       batch = [];
@@ -86,7 +92,12 @@ export async function* hashFilesOffThread<A extends HashAlgorithm>(
       }
       post();
     } finally {
-      if (!closed) worker.postMessage({ end: true } satisfies ToHasher);
+      if (!closed && worker !== undefined) worker.postMessage({ end: true } satisfies ToHasher);
+      else if (!closed) {
+        // No path was sent: no thread to end, nothing more will come.
+        done = true;
+        wake();
+      }
     }
   };
   const feeding = feed().catch((error: unknown) => {
@@ -111,7 +122,7 @@ export async function* hashFilesOffThread<A extends HashAlgorithm>(
   } finally {
     closed = true;
     wakeFeeder?.();
-    await worker.terminate();
+    await worker?.terminate();
     await feeding;
   }
 }

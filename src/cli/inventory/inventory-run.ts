@@ -7,8 +7,9 @@
 import { statSync } from 'node:fs';
 import type { HashAlgorithm, HashedFile } from '../../index.js';
 import type { OutcomeView } from '../scan-row.js';
+import { COL, type FileRow } from './schema.js';
 import { chooseSqlite } from './sqlite-driver.js';
-import { type FileIdentity, Inventory, type InventoryEntry, type StoredAnswer } from './store.js';
+import { answerOf, entryOf, type FileIdentity, Inventory, type InventoryEntry, type StoredAnswer } from './store.js';
 import { storedAnswer } from './stored-answer.js';
 import { type TransitionCells, transition } from './transition.js';
 
@@ -16,7 +17,16 @@ import { type TransitionCells, transition } from './transition.js';
 export type Plan =
   | { readonly kind: 'hash' }
   /** Its identity is the recorded one: its recorded digests stand, it is not read. */
-  | { readonly kind: 'known'; readonly file: HashedFile<HashAlgorithm, Buffer> };
+  | { readonly kind: 'known'; readonly file: HashedFile<HashAlgorithm, Buffer> }
+  /**
+   * Its identity is the recorded one and so is the freshest answer for its
+   * hash, younger than `--max-age`: settled as it stands (`unchanged`, nothing
+   * to write), its row made straight from the stored one.
+   */
+  | { readonly kind: 'unchanged'; readonly row: FileRow };
+
+/** The freshest answer of a hash: a stored row's, or one obtained in this run. */
+type FreshAnswer = FileRow | StoredAnswer;
 
 /** A settled file: its transition, and the write that records it (once its row is printed). */
 export interface Settled {
@@ -34,26 +44,29 @@ export interface InventoryRunOptions {
 
 export class InventoryRun {
   readonly #inventory: Inventory;
-  readonly #entries: Map<string, InventoryEntry>;
-  /** Recorded files under the roots not met yet. */
-  readonly #unseen = new Set<string>();
+  readonly #rows: Map<string, FileRow>;
+  /** The scanned roots, as prefixes of keys. */
+  readonly #roots: readonly string[];
+  /** Files met; a recorded file under the roots, not met and not kept, is gone. */
+  readonly #met = new Set<string>();
+  /** Folders that could not be listed: what the inventory holds below them is kept. */
+  readonly #kept: string[] = [];
   /** Identities taken when files were met, until they settle. */
   readonly #identities = new Map<string, FileIdentity>();
   /** Answers young enough to stand, by hash. */
-  readonly #fresh = new Map<string, StoredAnswer>();
+  readonly #fresh = new Map<string, FreshAnswer>();
   readonly #options: InventoryRunOptions;
   readonly #since: number;
 
-  private constructor(inventory: Inventory, entries: Map<string, InventoryEntry>, options: InventoryRunOptions) {
+  private constructor(inventory: Inventory, rows: Map<string, FileRow>, options: InventoryRunOptions) {
     this.#inventory = inventory;
-    this.#entries = entries;
+    this.#rows = rows;
     this.#options = options;
     this.#since = Date.now() - options.maxAgeMs;
-    const roots = options.roots.map((root) => rootPrefix(Buffer.from(root).toString('latin1')));
-    for (const [key, entry] of entries) {
-      if (roots.some((root) => under(entry.path, root))) this.#unseen.add(key);
-      const hash = entry.digests[entry.algorithm];
-      if (hash !== undefined && entry.answer !== undefined) this.#answered(hash, entry.answer);
+    this.#roots = options.roots.map((root) => rootPrefix(Buffer.from(root)));
+    for (const row of rows.values()) {
+      const hash = row[COL[row[COL.algorithm]]];
+      if (hash !== null && row[COL.checked_at] !== null) this.#answered(hash, row);
     }
   }
 
@@ -71,39 +84,45 @@ export class InventoryRun {
 
   /** Takes the file's identity; a file whose identity is the recorded one is not read again. */
   plan(path: Buffer): Plan {
-    let identity: FileIdentity;
-    try {
-      const info = statSync(path);
-      identity = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, dev: info.dev };
-    } catch {
-      return { kind: 'hash' }; // reading it reports why it cannot be read
+    const info = statSync(path, { throwIfNoEntry: false });
+    // Reading it reports why it cannot be read.
+    if (info === undefined) return { kind: 'hash' };
+    const key = path.toString('hex');
+    this.#met.add(key);
+    const previous = this.#rows.get(key);
+    const identity = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, dev: info.dev };
+    const algorithms = this.#options.algorithms;
+    const primary = algorithms[0] as HashAlgorithm;
+    if (previous === undefined || !sameIdentity(previous, identity)) {
+      this.#identities.set(key, identity);
+      return { kind: 'hash' };
     }
-    const key = path.toString('latin1');
-    this.#unseen.delete(key);
+    // A digest asked for that the inventory lacks (a new `-a`): the file is read.
+    if (algorithms.some((algorithm) => previous[COL[algorithm]] === null)) {
+      this.#identities.set(key, identity);
+      return { kind: 'hash' };
+    }
+    if (primary === previous[COL.algorithm] && this.#fresh.get(previous[COL[primary]] as string) === previous) {
+      return { kind: 'unchanged', row: previous };
+    }
     this.#identities.set(key, identity);
-    const previous = this.#entries.get(key);
-    if (previous === undefined || !sameIdentity(previous.identity, identity)) return { kind: 'hash' };
     const digests: Partial<Record<HashAlgorithm, string>> = {};
-    for (const algorithm of this.#options.algorithms) {
-      const digest = previous.digests[algorithm];
-      if (digest === undefined) return { kind: 'hash' };
-      digests[algorithm] = digest;
-    }
+    for (const algorithm of algorithms) digests[algorithm] = previous[COL[algorithm]] as string;
     return {
       kind: 'known',
-      file: { index: -1, path, size: identity.size, digests: digests as HashedFile<HashAlgorithm>['digests'] },
+      file: { index: -1, path, size: info.size, digests: digests as HashedFile<HashAlgorithm>['digests'] },
     };
   }
 
   /** Files under `path` are kept as they are (it could not be listed): never `gone` for that. */
   keep(path: Buffer): void {
-    const root = rootPrefix(path.toString('latin1'));
-    for (const key of this.#unseen) if (under(Buffer.from(key, 'latin1'), root)) this.#unseen.delete(key);
+    this.#kept.push(rootPrefix(path));
   }
 
   /** An answer for `hash` younger than `--max-age`, as an outcome and when it was obtained. */
   freshAnswer(hash: string): { readonly outcome: OutcomeView; readonly at: number } | undefined {
-    const answer = this.#fresh.get(hash);
+    const fresh = this.#fresh.get(hash);
+    const answer = isRow(fresh) ? answerOf(fresh) : fresh;
     if (answer === undefined) return undefined;
     const outcome: OutcomeView =
       answer.verdict === 'malicious'
@@ -123,24 +142,24 @@ export class InventoryRun {
     decision: 'allow' | 'block' | 'review',
     at: number,
   ): Settled {
-    const key = file.path.toString('latin1');
+    const key = file.path.toString('hex');
     const identity = this.#identities.get(key);
     this.#identities.delete(key);
     const algorithm = this.#options.algorithms[0] as HashAlgorithm;
     const hash = file.digests[algorithm];
-    const previous = this.#entries.get(key);
+    const previous = this.#rows.get(key);
     const answer = storedAnswer(outcome, at);
     if (hash !== undefined && answer !== undefined) this.#answered(hash, answer);
-    const cells = transition(previous && { decision: previous.decision, hash: previous.digests[algorithm] }, {
-      decision,
-      hash,
-    });
+    const cells = transition(
+      previous && { decision: previous[COL.decision], hash: previous[COL[algorithm]] ?? undefined },
+      { decision, hash },
+    );
     const unchanged =
       previous !== undefined &&
       identity !== undefined &&
-      sameIdentity(previous.identity, identity) &&
+      sameIdentity(previous, identity) &&
       cells.change === 'unchanged' &&
-      previous.answer?.checkedAtMs === answer?.checkedAtMs;
+      (previous[COL.checked_at] ?? undefined) === answer?.checkedAtMs;
     const entry: InventoryEntry = {
       path: file.path,
       identity: identity ?? { size: file.size, mtimeMs: -1, ino: -1, dev: -1 },
@@ -155,17 +174,19 @@ export class InventoryRun {
 
   /** The transition of a file that could not be read (nothing recorded: its last state stands). */
   unreadable(path: Buffer, decision: string): TransitionCells {
-    const key = path.toString('latin1');
-    this.#unseen.delete(key);
+    const key = path.toString('hex');
+    this.#met.add(key);
     this.#identities.delete(key);
-    const previous = this.#entries.get(key);
-    return transition(previous && { decision: previous.decision, hash: undefined }, { decision, hash: undefined });
+    const previous = this.#rows.get(key);
+    return transition(previous && { decision: previous[COL.decision], hash: undefined }, { decision, hash: undefined });
   }
 
   /** Recorded files under the roots that the walk did not meet; call once the walk has ended. */
   *gone(): Generator<{ readonly entry: InventoryEntry; readonly record: () => void }, void, undefined> {
-    for (const key of this.#unseen) {
-      const entry = this.#entries.get(key) as InventoryEntry;
+    const under = (key: string, roots: readonly string[]): boolean => roots.some((root) => isUnder(key, root));
+    for (const [key, row] of this.#rows) {
+      if (this.#met.has(key) || !under(key, this.#roots) || under(key, this.#kept)) continue;
+      const entry = entryOf(row);
       yield { entry, record: () => this.#inventory.remove(entry.path) };
     }
   }
@@ -180,24 +201,44 @@ export class InventoryRun {
     this.#inventory.close();
   }
 
-  #answered(hash: string, answer: StoredAnswer): void {
-    if (answer.checkedAtMs < this.#since) return;
+  #answered(hash: string, answer: FreshAnswer): void {
+    const at = answeredAt(answer);
+    if (at < this.#since) return;
     const known = this.#fresh.get(hash);
-    if (known === undefined || known.checkedAtMs < answer.checkedAtMs) this.#fresh.set(hash, answer);
+    if (known === undefined || answeredAt(known) < at) this.#fresh.set(hash, answer);
   }
 }
 
-function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.dev === b.dev;
+function isRow(answer: FreshAnswer | undefined): answer is FileRow {
+  return Array.isArray(answer);
 }
 
-/** A root's bytes (latin1) as a prefix: its files are `root/…` (a trailing slash dropped, `/` kept). */
-function rootPrefix(root: string): string {
-  const trimmed = root.replace(/\/+$/, '');
-  return trimmed === '' && root !== '' ? '/' : trimmed;
+/** When an answer was obtained (ms since the epoch; a stored error row has none: never fresh). */
+function answeredAt(answer: FreshAnswer): number {
+  return isRow(answer) ? (answer[COL.checked_at] ?? Number.NEGATIVE_INFINITY) : answer.checkedAtMs;
 }
 
-function under(path: Buffer, root: string): boolean {
-  const key = path.toString('latin1');
-  return key === root || key.startsWith(root === '/' ? '/' : `${root}/`);
+function sameIdentity(row: FileRow, identity: FileIdentity): boolean {
+  return (
+    row[COL.size] === identity.size &&
+    row[COL.mtime_ms] === identity.mtimeMs &&
+    row[COL.ino] === identity.ino &&
+    row[COL.dev] === identity.dev
+  );
+}
+
+/** A root's bytes (hex, as keys are) as a prefix: its files are `root/…` (a trailing slash dropped, `/` kept). */
+function rootPrefix(root: Buffer): string {
+  let end = root.length;
+  while (end > 1 && root[end - 1] === SLASH) end -= 1;
+  return root.subarray(0, end).toString('hex');
+}
+
+/** `/` in hex. */
+const SLASH_HEX = '2f';
+const SLASH = 0x2f;
+
+/** Whether the file keyed `key` (its path's bytes in hex) is `root` or below it (hex keeps bytes whole: two digits each). */
+function isUnder(key: string, root: string): boolean {
+  return key === root || key.startsWith(root === SLASH_HEX ? SLASH_HEX : `${root}${SLASH_HEX}`);
 }

@@ -14,6 +14,10 @@ type SqlValue = string | number | bigint | null | Uint8Array;
 export interface SqliteStatement {
   run(...params: SqlValue[]): unknown;
   all(...params: SqlValue[]): unknown[];
+  /** better-sqlite3: rows as arrays of their values. */
+  raw?(toggle: boolean): unknown;
+  /** node:sqlite (Node 22.16, 24): rows as arrays of their values. */
+  setReturnArrays?(toggle: boolean): unknown;
 }
 
 /** An open database: the calls both drivers share. */

@@ -8,7 +8,7 @@
 import type { HashAlgorithm } from '../../index.js';
 import { shownName } from '../names.js';
 import { UsageError } from '../usage-error.js';
-import { CREATE, type FileRow, FORMAT, fileRow, SCHEMA_VERSION } from './schema.js';
+import { COL, COLUMNS, CREATE, checkRow, type FileRow, FORMAT, SCHEMA_VERSION } from './schema.js';
 import type { SqliteDatabase, SqliteDriverName, SqliteStatement } from './sqlite-driver.js';
 
 /** Rows per transaction, at most; fewer are written when the run pauses. */
@@ -46,6 +46,11 @@ export interface InventoryEntry {
   /** `undefined`: the last lookup gave no trustworthy answer (it is asked again). */
   readonly answer: StoredAnswer | undefined;
 }
+
+/** Every row, its columns in a {@link FileRow}'s order; the path in lowercase hex (`null` if it is not a BLOB). */
+const SELECT = `SELECT ${COLUMNS.map((name) =>
+  name === 'path' ? "CASE WHEN typeof(path) = 'blob' THEN lower(hex(path)) END AS path" : name,
+).join(', ')} FROM files`;
 
 const UPSERT = `INSERT OR REPLACE INTO files (path, size, mtime_ms, ino, dev, sha256, sha1, md5, algorithm,
   verdict, decision, source, checked_at, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -85,24 +90,31 @@ export class Inventory {
     }
   }
 
-  /** Every row, checked; one that does not check refuses the file. Keyed by the path's bytes (latin1). */
-  load(path: string): Map<string, InventoryEntry> {
-    const entries = new Map<string, InventoryEntry>();
-    for (const raw of this.#db.prepare('SELECT * FROM files').all()) {
-      const parsed = fileRow.safeParse(raw);
-      if (!parsed.success) {
-        const name = (raw as { path?: unknown }).path;
-        const where = name instanceof Uint8Array ? shownName(Buffer.from(name)) : '?';
-        const why = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'row'}: ${issue.message}`);
+  /**
+   * Every row, checked, as it is stored (one array per file, no object per
+   * field); one that does not check refuses the file. Keyed by the path's
+   * bytes in hex, as the row holds them (a string is cheaper to read back than
+   * a Buffer per row); {@link entryOf} gives a row as an {@link InventoryEntry}.
+   */
+  load(path: string): Map<string, FileRow> {
+    const rows = new Map<string, FileRow>();
+    const select = this.#db.prepare(SELECT);
+    // Arrays, not an object per row, where the driver can: better-sqlite3's raw(), node:sqlite's setReturnArrays().
+    if (typeof select.raw === 'function') select.raw(true);
+    else if (typeof select.setReturnArrays === 'function') select.setReturnArrays(true);
+    for (const raw of select.all()) {
+      const row = checkRow(raw);
+      if (typeof row === 'string') {
+        const name = Array.isArray(raw) ? raw[COL.path] : (raw as { path?: unknown }).path;
+        const where = typeof name === 'string' ? shownName(Buffer.from(name, 'hex')) : '?';
         throw new UsageError(
-          `--inventory ${path} cannot be trusted (its row for ${where} does not check: ${why.join('; ')}); ` +
+          `--inventory ${path} cannot be trusted (its row for ${where} does not check: ${row}); ` +
             'name a new file to start an inventory',
         );
       }
-      const entry = toEntry(parsed.data);
-      entries.set(entry.path.toString('latin1'), entry);
+      rows.set(row[COL.path], row);
     }
-    return entries;
+    return rows;
   }
 
   /** Records a file's state; written with the next batch. */
@@ -167,27 +179,34 @@ function checkMeta(db: SqliteDatabase, refuse: (why: string) => UsageError): voi
   }
 }
 
-function toEntry(row: FileRow): InventoryEntry {
+/** A stored row as an {@link InventoryEntry}. */
+export function entryOf(row: FileRow): InventoryEntry {
+  const [path, size, mtimeMs, ino, dev, sha256, sha1, md5, algorithm, , decision] = row;
   const digests: Partial<Record<HashAlgorithm, string>> = {};
-  if (row.sha256 !== null) digests.sha256 = row.sha256;
-  if (row.sha1 !== null) digests.sha1 = row.sha1;
-  if (row.md5 !== null) digests.md5 = row.md5;
+  if (sha256 !== null) digests.sha256 = sha256;
+  if (sha1 !== null) digests.sha1 = sha1;
+  if (md5 !== null) digests.md5 = md5;
   return {
-    path: Buffer.from(row.path),
-    identity: { size: row.size, mtimeMs: row.mtime_ms, ino: row.ino, dev: row.dev },
+    path: Buffer.from(path, 'hex'),
+    identity: { size, mtimeMs, ino, dev },
     digests,
-    algorithm: row.algorithm,
-    decision: row.decision,
-    answer:
-      row.verdict === 'error' || row.checked_at === null
-        ? undefined
-        : {
-            verdict: row.verdict,
-            source: row.source ?? undefined,
-            firstSeen: row.first_seen ?? undefined,
-            lastSeen: row.last_seen ?? undefined,
-            checkedAtMs: row.checked_at,
-          },
+    algorithm,
+    decision,
+    answer: answerOf(row),
+  };
+}
+
+/** A stored row's answer; `undefined` for an error (asked again). */
+export function answerOf(row: FileRow): StoredAnswer | undefined {
+  const checkedAtMs = row[COL.checked_at];
+  const verdict = row[COL.verdict];
+  if (verdict === 'error' || checkedAtMs === null) return undefined;
+  return {
+    verdict,
+    source: row[COL.source] ?? undefined,
+    firstSeen: row[COL.first_seen] ?? undefined,
+    lastSeen: row[COL.last_seen] ?? undefined,
+    checkedAtMs,
   };
 }
 

@@ -2,40 +2,36 @@ import type { LineSink } from './coalesce.js';
 import type { Column, ResultWriter, Row } from './row.js';
 
 /**
- * Puts a row's fields in the order of `columns` (CSV's), then any others: a
- * field is in the same place in every format. The column keys are worked
- * out once per writer, not once per row.
+ * The row as a JSON object, its fields in the order of `columns` (CSV's),
+ * then any others: a field is in the same place in every format. Written
+ * field by field rather than through an object rebuilt in that order: every
+ * result passes here.
  */
-function columnOrder(columns: readonly Column[]): (row: Row) => Row {
+function jsonObject(columns: readonly Column[]): (row: Row) => string {
   const keys = [...new Set(columns.map((column) => column.key))];
-  const known = new Set(keys);
+  const named = new Set(keys);
+  const quoted = keys.map((key) => `${JSON.stringify(key)}:`);
   return (row) => {
-    const ordered: Record<string, string | number> = {};
-    for (const key of keys) {
+    let text = '';
+    for (let at = 0; at < keys.length; at += 1) {
+      const key = keys[at] as string;
       const value = Object.hasOwn(row, key) ? row[key] : undefined;
-      if (value !== undefined) define(ordered, key, value);
+      if (value !== undefined) text += `,${quoted[at]}${JSON.stringify(value)}`;
     }
     for (const key of Object.keys(row)) {
       const value = row[key];
-      if (value !== undefined && !known.has(key)) define(ordered, key, value);
+      if (value !== undefined && !named.has(key)) text += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
     }
-    return ordered;
+    return `{${text.slice(1)}}`;
   };
-}
-
-/** Sets a field as the row's own, a key `__proto__` too (an assignment would set the prototype). */
-function define(target: Record<string, string | number>, key: string, value: string | number): void {
-  if (key === '__proto__')
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 /** One JSON object per line, written as each result arrives (`jq -c`, log shippers). */
 export function ndjsonWriter(out: LineSink, columns: readonly Column[] = []): ResultWriter {
-  const inColumnOrder = columnOrder(columns);
+  const json = jsonObject(columns);
   return {
     write: (row: Row, written?: () => void) => {
-      out.write(`${JSON.stringify(inColumnOrder(row))}\n`, written);
+      out.write(`${json(row)}\n`, written);
     },
     end: () => {},
   };
@@ -43,11 +39,11 @@ export function ndjsonWriter(out: LineSink, columns: readonly Column[] = []): Re
 
 /** One JSON array, streamed element by element so memory stays flat on huge runs. */
 export function jsonWriter(out: LineSink, columns: readonly Column[] = []): ResultWriter {
-  const inColumnOrder = columnOrder(columns);
+  const json = jsonObject(columns);
   let first = true;
   return {
     write: (row: Row, written?: () => void) => {
-      out.write(`${first ? '[\n' : ',\n'}  ${JSON.stringify(inColumnOrder(row))}`, written);
+      out.write(`${first ? '[\n' : ',\n'}  ${json(row)}`, written);
       first = false;
     },
     end: () => {

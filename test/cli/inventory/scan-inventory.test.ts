@@ -122,6 +122,42 @@ describe('scan --inventory', () => {
     expect(fourth.stdout).toBe('');
   });
 
+  it("an unchanged file's row, made from its stored record, is the row its lookup gave, field for field", async () => {
+    await service(['bravo']);
+    const first = await scan(['-a', 'sha256', '-a', 'md5']);
+    await service(['bravo']);
+    const second = await scan(['-a', 'sha256', '-a', 'md5']);
+    expect(asked()).toEqual([]);
+    expect(second.code).toBe(1);
+    const before = byName(first.stdout);
+    const after = byName(second.stdout);
+    expect(after.get('b.txt')).toMatchObject({
+      decision: 'block',
+      source: expect.any(String),
+      firstSeen: '2026-01-02 03:04:05',
+    });
+    for (const [name, row] of before) {
+      const { change, ...fields } = row;
+      expect(change).toBe('new');
+      expect(after.get(name)).toEqual({ ...fields, change: 'unchanged', previousDecision: row.decision });
+      // In the order of the CSV header, as every row.
+      const order = ['decision', 'change', 'verdict', 'sha256', 'md5', 'size', 'detail', 'path', 'source'];
+      const times = ['previousDecision', 'checkedAt', 'firstSeen', 'lastSeen'];
+      expect(Object.keys(after.get(name) ?? {})).toEqual(
+        [...order, ...times].filter((key) => key in (after.get(name) ?? {})),
+      );
+    }
+    // A row edited by hand is refused whole, with the field that does not check: nothing scanned.
+    const { open } = await chooseSqlite();
+    const database = open(db);
+    database.exec("UPDATE files SET size = -1 WHERE verdict = 'malicious'");
+    database.close();
+    const refused = await scan([]);
+    expect(refused.code).toBe(64);
+    expect(refused.stderr).toMatch(/row for .*b\.txt does not check: size:/);
+    expect(refused.stdout).toBe('');
+  });
+
   it('a clean hash the service flags between two runs: change verdict, previous allow, exit 1, or 3 with --fail-on new-block', async () => {
     await service();
     expect((await scan([])).code).toBe(0);
