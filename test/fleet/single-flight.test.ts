@@ -83,3 +83,65 @@ describe('FleetLookups: a claim that timed out', () => {
     expect(redis.commands).toEqual([]);
   });
 });
+
+/** A node-redis-like client over a map whose claim script (an `EVAL` of many keys) runs at once but replies after `replyMs`. */
+function slowClaimScriptRedis(replyMs: number) {
+  const keys = new Map<string, string>();
+  const commands: string[][] = [];
+  const client = {
+    isReady: true,
+    options: { disableOfflineQueue: true },
+    sendCommand: async (args: string[]): Promise<unknown> => {
+      commands.push(args);
+      const [command, script = '', count = '0', ...rest] = args;
+      if (command !== 'EVAL') return null;
+      const claimKeys = rest.slice(0, Number(count));
+      const [token = ''] = rest.slice(Number(count));
+      if (script.includes("'NX'")) {
+        const claimed = claimKeys.map((key) => (keys.has(key) ? 0 : (keys.set(key, token), 1)));
+        await new Promise((resolve) => setTimeout(resolve, replyMs));
+        return claimed;
+      }
+      const [key = ''] = claimKeys;
+      if (keys.get(key) !== token) return 0;
+      keys.delete(key);
+      return 1;
+    },
+  };
+  return { client, keys, commands };
+}
+
+describe('FleetLookups: claims taken ahead for a window', () => {
+  const ask = (hash: string) => async () => `verdict of ${hash}`;
+  const never = () => undefined;
+
+  it('each run() uses its claim (no SET NX of its own) and releases it by token after asking', async () => {
+    const redis = slowClaimScriptRedis(0);
+    const link = new RedisLink(redis.client, { timeoutMs: 1_000, observers: NO_OBSERVERS, name: 'hashscan' });
+    const lookups = new FleetLookups(link, { keyPrefix: 'p', waitMs: 5_000 });
+    await lookups.claimAhead(['a', 'b']);
+    expect([...redis.keys.keys()]).toEqual(['p:lookup:a', 'p:lookup:b']);
+    const signal = new AbortController().signal;
+    await expect(lookups.run('a', ask('a'), never, signal)).resolves.toBe('verdict of a');
+    await expect(lookups.run('b', ask('b'), never, signal)).resolves.toBe('verdict of b');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(redis.commands.map(([command]) => command)).toEqual(['EVAL', 'EVAL', 'EVAL']);
+    expect(redis.keys.size).toBe(0);
+    expect(lookups.counters).toMatchObject({ owned: 2, joined: 0, gaveUp: 0 });
+  });
+
+  it('a claim script that timed out may have run: each run() asks as a possible owner and releases by token', async () => {
+    const redis = slowClaimScriptRedis(200);
+    const link = new RedisLink(redis.client, { timeoutMs: 20, observers: NO_OBSERVERS, name: 'hashscan' });
+    const lookups = new FleetLookups(link, { keyPrefix: 'p', waitMs: 5_000 });
+    await lookups.claimAhead(['a']);
+    expect(link.counters.errors).toBe(1);
+    // The late script has taken the lock by now: without its token, run() would wait for this replica's own lock.
+    expect(redis.keys.has('p:lookup:a')).toBe(true);
+    await expect(lookups.run('a', ask('a'), never, new AbortController().signal)).resolves.toBe('verdict of a');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(redis.commands.map(([command]) => command)).toEqual(['EVAL', 'EVAL']);
+    expect(redis.keys.size).toBe(0);
+    expect(lookups.counters).toMatchObject({ owned: 0, joined: 0, gaveUp: 0 });
+  });
+});
