@@ -21,6 +21,11 @@ const RELEASE_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then return red
 /** Claims every key not held (`SET NX PX`, one token): 1 where claimed, 0 where another holds it. */
 const CLAIM_MANY_SCRIPT =
   "local r = {} for i, k in ipairs(KEYS) do r[i] = redis.call('SET', k, ARGV[1], 'PX', ARGV[2], 'NX') and 1 or 0 end return r";
+/** Deletes each key that still holds the token (ARGV[1]): the release of a window's claims, many at once. */
+const RELEASE_MANY_SCRIPT =
+  "local n = 0 for _, k in ipairs(KEYS) do if redis.call('GET', k) == ARGV[1] then n = n + redis.call('DEL', k) end end return n";
+/** Releases of a window's claims wait this long to go out together. */
+const RELEASE_BATCH_MS = 5;
 /** A window's claims are used while this much of the lock's life is left: an ask starts well before it expires. */
 const CLAIM_MARGIN = 0.5;
 const FIRST_POLL_MS = 5;
@@ -48,6 +53,9 @@ export class FleetLookups {
    * script failed or timed out, so it may have run: released all the same).
    */
   readonly #ahead = new Map<string, { readonly token: string; readonly until: number; readonly sure: boolean }>();
+  /** Keys of claims taken ahead to release, by token, sent together {@link RELEASE_BATCH_MS} after the first. */
+  readonly #releases = new Map<string, string[]>();
+  #releasing: ReturnType<typeof setTimeout> | undefined;
 
   constructor(link: RedisLink, options: { readonly keyPrefix: string; readonly waitMs: number }) {
     this.#link = link;
@@ -70,7 +78,9 @@ export class FleetLookups {
     const ahead = this.#ahead.get(hash);
     if (ahead !== undefined) {
       this.#ahead.delete(hash);
-      if (ahead.until > performance.now()) return this.#owned(key, ahead.token, ahead.sure ? 'OK' : UNAVAILABLE, ask);
+      if (ahead.until > performance.now()) {
+        return this.#owned(key, ahead.token, ahead.sure ? 'OK' : UNAVAILABLE, ask, true);
+      }
       // Too late to rely on: let go first, so that the claim below does not wait for this replica's own lock.
       this.#release(key, ahead.token);
     }
@@ -132,13 +142,35 @@ export class FleetLookups {
   }
 
   /** `ask()` as the hash's owner (or possible owner, when the claim's reply was lost); the lock released after. */
-  async #owned<T>(key: string, token: string, claimed: unknown, ask: () => Promise<T>): Promise<T> {
+  async #owned<T>(key: string, token: string, claimed: unknown, ask: () => Promise<T>, ahead = false): Promise<T> {
     if (claimed === 'OK') this.counters.owned += 1;
     try {
       return await ask();
     } finally {
-      this.#release(key, token);
+      if (ahead) this.#releaseSoon(key, token);
+      else this.#release(key, token);
     }
+  }
+
+  /**
+   * A claim taken ahead, released with the others of its window that end
+   * within {@link RELEASE_BATCH_MS}: one script for many keys. Its answer
+   * is in the shared cache already, where waiting replicas look first.
+   */
+  #releaseSoon(key: string, token: string): void {
+    const keys = this.#releases.get(token);
+    if (keys === undefined) this.#releases.set(token, [key]);
+    else keys.push(key);
+    this.#releasing ??= setTimeout(() => {
+      this.#releasing = undefined;
+      for (const [each, batch] of this.#releases) {
+        void this.#link.run(
+          () => this.#link.raw(['EVAL', RELEASE_MANY_SCRIPT, String(batch.length), ...batch, each]),
+          true,
+        );
+      }
+      this.#releases.clear();
+    }, RELEASE_BATCH_MS);
   }
 
   /**

@@ -84,7 +84,10 @@ describe('FleetLookups: a claim that timed out', () => {
   });
 });
 
-/** A node-redis-like client over a map whose claim script (an `EVAL` of many keys) runs at once but replies after `replyMs`. */
+/**
+ * A node-redis-like client over a map whose claim script (an `EVAL` of many
+ * keys) runs at once but replies after `replyMs`; its other `EVAL`s release keys by token.
+ */
 function slowClaimScriptRedis(replyMs: number) {
   const keys = new Map<string, string>();
   const commands: string[][] = [];
@@ -102,10 +105,12 @@ function slowClaimScriptRedis(replyMs: number) {
         await new Promise((resolve) => setTimeout(resolve, replyMs));
         return claimed;
       }
-      const [key = ''] = claimKeys;
-      if (keys.get(key) !== token) return 0;
-      keys.delete(key);
-      return 1;
+      // A release of many keys: each deleted only if it still holds the token.
+      let released = 0;
+      for (const key of claimKeys) {
+        if (keys.get(key) === token) released += Number(keys.delete(key));
+      }
+      return released;
     },
   };
   return { client, keys, commands };
@@ -115,17 +120,22 @@ describe('FleetLookups: claims taken ahead for a window', () => {
   const ask = (hash: string) => async () => `verdict of ${hash}`;
   const never = () => undefined;
 
-  it('each run() uses its claim (no SET NX of its own) and releases it by token after asking', async () => {
+  it('each run() uses its claim (no SET NX of its own); the claims are released by token together', async () => {
     const redis = slowClaimScriptRedis(0);
     const link = new RedisLink(redis.client, { timeoutMs: 1_000, observers: NO_OBSERVERS, name: 'hashscan' });
     const lookups = new FleetLookups(link, { keyPrefix: 'p', waitMs: 5_000 });
     await lookups.claimAhead(['a', 'b']);
     expect([...redis.keys.keys()]).toEqual(['p:lookup:a', 'p:lookup:b']);
     const signal = new AbortController().signal;
-    await expect(lookups.run('a', ask('a'), never, signal)).resolves.toBe('verdict of a');
-    await expect(lookups.run('b', ask('b'), never, signal)).resolves.toBe('verdict of b');
+    await expect(
+      Promise.all([lookups.run('a', ask('a'), never, signal), lookups.run('b', ask('b'), never, signal)]),
+    ).resolves.toEqual(['verdict of a', 'verdict of b']);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(redis.commands.map(([command]) => command)).toEqual(['EVAL', 'EVAL', 'EVAL']);
+    // The claim script, then one release of both keys.
+    expect(redis.commands.map((args) => args.slice(0, 1).concat(args.slice(2, 5)))).toEqual([
+      ['EVAL', '2', 'p:lookup:a', 'p:lookup:b'],
+      ['EVAL', '2', 'p:lookup:a', 'p:lookup:b'],
+    ]);
     expect(redis.keys.size).toBe(0);
     expect(lookups.counters).toMatchObject({ owned: 2, joined: 0, gaveUp: 0 });
   });

@@ -78,8 +78,9 @@ describeWithRedis('scanIterable over an array, with the fleet on a real Redis', 
     expect(count(sent, 'MGET')).toBe(2); // windows of 256 and 44
     expect(count(sent, 'GET')).toBe(0);
     expect(count(sent, 'SET NX')).toBe(0);
-    // The claim scripts, and one release per hash once its entry is stored.
-    expect(count(sent, 'EVAL')).toBe(2 + 300);
+    // The claim scripts, and the releases (several claims in one script as they end together; timing decides how many).
+    expect(count(sent, 'EVAL')).toBeGreaterThanOrEqual(2 + 1);
+    expect(count(sent, 'EVAL')).toBeLessThanOrEqual(2 + 300);
     expect(count(sent, 'SET')).toBe(300);
     // Every entry reached Redis, every claim was let go.
     expect(await redis.exists(...list.map((hash) => cacheKey(prefix, hash)))).toBe(300);
