@@ -101,7 +101,11 @@ function slowClaimScriptRedis(replyMs: number) {
       const claimKeys = rest.slice(0, Number(count));
       const [token = ''] = rest.slice(Number(count));
       if (script.includes("'NX'")) {
-        const claimed = claimKeys.map((key) => (keys.has(key) ? 0 : (keys.set(key, token), 1)));
+        const claimed = claimKeys.map((key) => {
+          if (keys.has(key)) return 0;
+          keys.set(key, token);
+          return 1;
+        });
         await new Promise((resolve) => setTimeout(resolve, replyMs));
         return claimed;
       }

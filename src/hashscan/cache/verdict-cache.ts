@@ -182,7 +182,9 @@ export class VerdictCache {
     if (store === undefined || secret === undefined || !store.readsMany) return undefined;
     const started = performance.now();
     for (const [hash, read] of this.#prefetched) if (read.until <= started) this.#prefetched.delete(hash);
-    const todo = queries.filter((query) => !this.#prefetched.has(query.hash) && this.#memory.get(query.hash) === undefined);
+    const todo = queries.filter(
+      (query) => !this.#prefetched.has(query.hash) && this.#memory.get(query.hash) === undefined,
+    );
     if (todo.length === 0) return [];
     const values = await store.getMany(todo.map((query) => this.#keyPrefix + query.hash));
     if (values === undefined) return undefined;
