@@ -9,34 +9,41 @@ import { RedisLink } from '../../src/fleet/redis-link.js';
 import { FleetLookups } from '../../src/fleet/single-flight.js';
 import { NO_OBSERVERS } from '../../src/observe/observers.js';
 
-/** A node-redis-like client over a map: `SET` runs at once but replies after `setReplyMs`; `EVAL` is the release. */
-function slowSetRedis(setReplyMs: number) {
+/** A node-redis-like client over a map of keys, recording every command; `handle` answers each. */
+function fakeRedis(handle: (args: string[], keys: Map<string, string>) => Promise<unknown>) {
   const keys = new Map<string, string>();
   const commands: string[][] = [];
   const client = {
     isReady: true,
     options: { disableOfflineQueue: true },
-    sendCommand: async (args: string[]): Promise<unknown> => {
+    sendCommand: (args: string[]): Promise<unknown> => {
       commands.push(args);
-      const [command, ...rest] = args;
-      if (command === 'SET') {
-        const [key = '', value = ''] = rest;
-        const taken = !keys.has(key);
-        if (taken) keys.set(key, value);
-        await new Promise((resolve) => setTimeout(resolve, setReplyMs));
-        return taken ? 'OK' : null;
-      }
-      if (command === 'EVAL') {
-        // The release script: delete only if the key holds this token.
-        const [, , key = '', token = ''] = rest;
-        if (keys.get(key) !== token) return 0;
-        keys.delete(key);
-        return 1;
-      }
-      return null;
+      return handle(args, keys);
     },
   };
   return { client, keys, commands };
+}
+
+/** A node-redis-like client over a map: `SET` runs at once but replies after `setReplyMs`; `EVAL` is the release. */
+function slowSetRedis(setReplyMs: number) {
+  return fakeRedis(async (args, keys) => {
+    const [command, ...rest] = args;
+    if (command === 'SET') {
+      const [key = '', value = ''] = rest;
+      const taken = !keys.has(key);
+      if (taken) keys.set(key, value);
+      await new Promise((resolve) => setTimeout(resolve, setReplyMs));
+      return taken ? 'OK' : null;
+    }
+    if (command === 'EVAL') {
+      // The release script: delete only if the key holds this token.
+      const [, , key = '', token = ''] = rest;
+      if (keys.get(key) !== token) return 0;
+      keys.delete(key);
+      return 1;
+    }
+    return null;
+  });
 }
 
 describe('FleetLookups: a claim that timed out', () => {
@@ -89,35 +96,27 @@ describe('FleetLookups: a claim that timed out', () => {
  * keys) runs at once but replies after `replyMs`; its other `EVAL`s release keys by token.
  */
 function slowClaimScriptRedis(replyMs: number) {
-  const keys = new Map<string, string>();
-  const commands: string[][] = [];
-  const client = {
-    isReady: true,
-    options: { disableOfflineQueue: true },
-    sendCommand: async (args: string[]): Promise<unknown> => {
-      commands.push(args);
-      const [command, script = '', count = '0', ...rest] = args;
-      if (command !== 'EVAL') return null;
-      const claimKeys = rest.slice(0, Number(count));
-      const [token = ''] = rest.slice(Number(count));
-      if (script.includes("'NX'")) {
-        const claimed = claimKeys.map((key) => {
-          if (keys.has(key)) return 0;
-          keys.set(key, token);
-          return 1;
-        });
-        await new Promise((resolve) => setTimeout(resolve, replyMs));
-        return claimed;
-      }
-      // A release of many keys: each deleted only if it still holds the token.
-      let released = 0;
-      for (const key of claimKeys) {
-        if (keys.get(key) === token) released += Number(keys.delete(key));
-      }
-      return released;
-    },
-  };
-  return { client, keys, commands };
+  return fakeRedis(async (args, keys) => {
+    const [command, script = '', count = '0', ...rest] = args;
+    if (command !== 'EVAL') return null;
+    const claimKeys = rest.slice(0, Number(count));
+    const [token = ''] = rest.slice(Number(count));
+    if (script.includes("'NX'")) {
+      const claimed = claimKeys.map((key) => {
+        if (keys.has(key)) return 0;
+        keys.set(key, token);
+        return 1;
+      });
+      await new Promise((resolve) => setTimeout(resolve, replyMs));
+      return claimed;
+    }
+    // A release of many keys: each deleted only if it still holds the token.
+    let released = 0;
+    for (const key of claimKeys) {
+      if (keys.get(key) === token) released += Number(keys.delete(key));
+    }
+    return released;
+  });
 }
 
 describe('FleetLookups: claims taken ahead for a window', () => {

@@ -6,13 +6,12 @@
  * hash another replica holds the claim of is still waited for, not asked.
  */
 import { Redis } from 'ioredis';
-import { http } from 'msw';
 import { afterAll, expect, it } from 'vitest';
 import { keyTag } from '../../../src/fleet/fleet.js';
 import { sharedCacheKey } from '../../../src/hashscan/cache/verdict-cache.js';
 import type { HashScanClient } from '../../../src/hashscan/hashscan-client.js';
 import { hashes } from '../../fleet/fleet-helpers.js';
-import { BASE_URL, HIT, json, makeClient, NOT_DETECTED, SHA256 } from '../../helpers/hash-lookup.js';
+import { BASE_URL, HIT, json, makeClient, NOT_DETECTED, SHA256, serveLookup } from '../../helpers/hash-lookup.js';
 import { useMswServer } from '../../helpers/msw.js';
 import { describeWithRedis } from '../../helpers/redis.js';
 
@@ -60,13 +59,8 @@ describeWithRedis('scanIterable over an array, with the fleet on a real Redis', 
   }
 
   it('300 new hashes: two MGETs and two claim scripts, no GET and no SET NX of a hash of its own', async () => {
-    const asked: string[] = [];
-    server.use(
-      http.get(`${BASE_URL}/hash_scan`, ({ request }) => {
-        asked.push(new URL(request.url).searchParams.get('hash') ?? '');
-        return json(NOT_DETECTED);
-      }),
-    );
+    const requests = serveLookup(server, () => json(NOT_DETECTED));
+    const asked = (): string[] => requests.map((request) => request.hash ?? '');
     const { redis, sent } = await connect();
     const prefix = `prefetch-test:${crypto.randomUUID()}`;
     const list = hashes(300, prefix);
@@ -74,7 +68,7 @@ describeWithRedis('scanIterable over an array, with the fleet on a real Redis', 
     expect(outcomes.map((outcome) => [outcome.hash, outcome.verdict])).toEqual(
       list.map((hash) => [hash, 'not_detected']),
     );
-    expect(asked.sort()).toEqual([...list].sort());
+    expect(asked().sort()).toEqual([...list].sort());
     expect(count(sent, 'MGET')).toBe(2); // windows of 256 and 44
     expect(count(sent, 'GET')).toBe(0);
     expect(count(sent, 'SET NX')).toBe(0);
@@ -88,14 +82,8 @@ describeWithRedis('scanIterable over an array, with the fleet on a real Redis', 
   });
 
   it("what the MGET reads is checked as a GET's reply is: a valid entry is a hit, a forged one is refused and asked", async () => {
-    const asked: string[] = [];
-    server.use(
-      http.get(`${BASE_URL}/hash_scan`, ({ request }) => {
-        const hash = new URL(request.url).searchParams.get('hash') ?? '';
-        asked.push(hash);
-        return json(hash === SHA256 ? HIT : NOT_DETECTED);
-      }),
-    );
+    const requests = serveLookup(server, (hash) => json(hash === SHA256 ? HIT : NOT_DETECTED));
+    const asked = (): string[] => requests.map((request) => request.hash ?? '');
     const prefix = `prefetch-test:${crypto.randomUUID()}`;
     const other = await connect();
     const [clean, forgedClean] = hashes(2, prefix) as [string, string];
@@ -106,27 +94,22 @@ describeWithRedis('scanIterable over an array, with the fleet on a real Redis', 
     const cleanEntry = (await other.redis.get(cacheKey(prefix, clean))) as string;
     await other.redis.set(cacheKey(prefix, SHA256), cleanEntry, 'PX', 60_000);
     await other.redis.set(cacheKey(prefix, forgedClean), cleanEntry, 'PX', 60_000);
-    asked.length = 0;
+    requests.length = 0;
 
     const { redis, sent } = await connect();
     const client = replica(redis, prefix);
     const outcomes = await scanAll(client, [SHA256, clean, forgedClean]);
     expect(outcomes.map((outcome) => outcome.verdict)).toEqual(['malicious', 'not_detected', 'not_detected']);
     // The forged entries are refused (bound to another hash) and their hashes asked; the valid one is a hit.
-    expect(asked.sort()).toEqual([SHA256, forgedClean].sort());
+    expect(asked().sort()).toEqual([SHA256, forgedClean].sort());
     expect(client.stats().cache).toMatchObject({ sharedHits: 1, sharedRejected: 2, misses: 2 });
     expect(count(sent, 'MGET')).toBe(1);
     expect(count(sent, 'GET')).toBe(0);
   });
 
   it('a hash whose claim another replica holds is waited for and joined, not asked', async () => {
-    const asked: string[] = [];
-    server.use(
-      http.get(`${BASE_URL}/hash_scan`, ({ request }) => {
-        asked.push(new URL(request.url).searchParams.get('hash') ?? '');
-        return json(NOT_DETECTED);
-      }),
-    );
+    const requests = serveLookup(server, () => json(NOT_DETECTED));
+    const asked = (): string[] => requests.map((request) => request.hash ?? '');
     const prefix = `prefetch-test:${crypto.randomUUID()}`;
     const [held, free] = hashes(2, prefix) as [string, string];
     const { redis } = await connect();
@@ -135,7 +118,7 @@ describeWithRedis('scanIterable over an array, with the fleet on a real Redis', 
     const elsewhere = `prefetch-test:${crypto.randomUUID()}`;
     await replica(redis, elsewhere).scan(held);
     const entry = (await redis.get(cacheKey(elsewhere, held))) as string;
-    asked.length = 0;
+    requests.length = 0;
     setTimeout(() => {
       void redis
         .set(cacheKey(prefix, held), entry, 'PX', 60_000)
@@ -146,7 +129,7 @@ describeWithRedis('scanIterable over an array, with the fleet on a real Redis', 
     const client = replica(redis, prefix);
     const outcomes = await scanAll(client, [held, free]);
     expect(outcomes.map((outcome) => outcome.verdict)).toEqual(['not_detected', 'not_detected']);
-    expect(asked).toEqual([free]);
+    expect(asked()).toEqual([free]);
     expect(client.stats().fleet).toMatchObject({ lookupsJoined: 1, lookupsOwned: 1 });
   });
 });
