@@ -41,10 +41,13 @@ export interface CacheStats {
 
 /**
  * How long a batch's read of many keys stands in for a lookup's own read of
- * the shared level: the lookups of one window start well within it; a later
- * one reads for itself.
+ * the shared level: the lookups of one window start well within it, even on
+ * a loaded machine; a later one reads for itself. An absence read that long
+ * ago costs at most a second request for a hash another replica answered in
+ * between (the claim still keeps two replicas from asking at once), never a
+ * verdict the service did not give.
  */
-const PREFETCH_STANDS_MS = 2_000;
+const PREFETCH_STANDS_MS = 10_000;
 
 /** What a batch's read of many keys found for one hash, and until when that stands (`performance.now()`). */
 interface Prefetched {

@@ -41,9 +41,15 @@ describeWithRedis('scanIterable over an array, with the fleet on a real Redis', 
     return { redis, sent };
   }
 
-  /** A client whose fleet is `redis` under `prefix`, with generous bounds: timing is not the subject. */
+  /**
+   * A client whose fleet is `redis` under `prefix`, with generous bounds: timing is not the subject (a
+   * window's claims are used while half of `lookupWaitMs` is left, however slow a loaded machine is).
+   */
   function replica(redis: Redis, prefix: string): HashScanClient {
-    return makeClient({ cache: { storeTimeoutMs: 5_000 }, fleet: { redis, prefix, timeoutMs: 5_000 } });
+    return makeClient({
+      cache: { storeTimeoutMs: 5_000 },
+      fleet: { redis, prefix, timeoutMs: 5_000, lookupWaitMs: 60_000 },
+    });
   }
 
   const cacheKey = (prefix: string, hash: string): string =>
