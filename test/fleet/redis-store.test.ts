@@ -7,20 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { RedisLink } from '../../src/fleet/redis-link.js';
 import { redisSharedStore } from '../../src/fleet/redis-store.js';
 import { NO_OBSERVERS } from '../../src/observe/observers.js';
+import { fakeRedis } from './fake-redis.js';
 
 /** A node-redis-like client recording every command; `reply` answers each. */
-function recordingRedis(reply: (args: string[]) => Promise<unknown>) {
-  const commands: string[][] = [];
-  const client = {
-    isReady: true,
-    options: { disableOfflineQueue: true },
-    sendCommand: (args: string[]): Promise<unknown> => {
-      commands.push(args);
-      return reply(args);
-    },
-  };
-  return { client, commands };
-}
+const recordingRedis = (reply: (args: string[]) => Promise<unknown>) => fakeRedis((args) => reply(args));
 
 const link = (client: ReturnType<typeof recordingRedis>['client']) =>
   new RedisLink(client, { timeoutMs: 1_000, observers: NO_OBSERVERS, name: 'hashscan' });

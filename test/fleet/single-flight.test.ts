@@ -8,21 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { RedisLink } from '../../src/fleet/redis-link.js';
 import { FleetLookups } from '../../src/fleet/single-flight.js';
 import { NO_OBSERVERS } from '../../src/observe/observers.js';
-
-/** A node-redis-like client over a map of keys, recording every command; `handle` answers each. */
-function fakeRedis(handle: (args: string[], keys: Map<string, string>) => Promise<unknown>) {
-  const keys = new Map<string, string>();
-  const commands: string[][] = [];
-  const client = {
-    isReady: true,
-    options: { disableOfflineQueue: true },
-    sendCommand: (args: string[]): Promise<unknown> => {
-      commands.push(args);
-      return handle(args, keys);
-    },
-  };
-  return { client, keys, commands };
-}
+import { fakeRedis } from './fake-redis.js';
 
 /** A node-redis-like client over a map: `SET` runs at once but replies after `setReplyMs`; `EVAL` is the release. */
 function slowSetRedis(setReplyMs: number) {
