@@ -208,7 +208,7 @@ export class HashScanClient {
         if (!isOutcome(checked)) queries.set(checked.hash, checked);
       }
       const missing = await this.#cache?.prefetch([...queries.values()]);
-      if (missing !== undefined) await this.#fleet?.lookups?.claimAhead(missing.map((query) => query.hash));
+      if (missing !== undefined) await this.#fleet?.lookups?.claimAhead?.(missing.map((query) => query.hash));
       yield* window;
     }
   }
