@@ -9,7 +9,9 @@ export async function loadOptional<T>(name: string, load: () => Promise<T>, flag
   try {
     return await load();
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') {
+    const code = (error as { code?: unknown }).code;
+    // `import()` says ERR_MODULE_NOT_FOUND, `require` MODULE_NOT_FOUND.
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
       throw new UsageError(`${flag} needs the optional package ${name}: npm install ${name}`);
     }
     throw error;

@@ -64,6 +64,8 @@ interface SharedLookups {
     poll: () => Promise<T | undefined> | undefined,
     signal: AbortLike,
   ): Promise<T>;
+  /** Claims the hashes of a batch's window in one call, for the `run()`s that follow (optional: one claim each without it). */
+  claimAhead?(hashes: readonly string[]): Promise<void>;
 }
 
 /** The part of a fleet `HashScanClient` binds: the gate, the shared store, one request per hash, counters. */

@@ -48,6 +48,9 @@ interface LookupCall {
 /** What this client sets for itself in the shared transport settings. */
 const HASHSCAN_DEFAULTS: ClientDefaults = { baseUrlEnv: 'HASHSCAN_BASE_URL', name: 'hashscan' };
 
+/** Hashes of an array given to `scanIterable` read from a shared store (and claimed for the fleet) at once. */
+const PREFETCH_WINDOW = 256;
+
 /**
  * Asks the hash lookup service whether a file hash is flagged as a virus.
  * Only the hash is sent. An abnormal response is never reported as
@@ -194,7 +197,30 @@ export class HashScanClient {
     options: ScanIterableOptions = {},
   ): AsyncGenerator<IndexedScanOutcome, void, undefined> {
     const { totalTimeoutMs, ...settings } = batchCall(options);
-    yield* scanStream(hashes, settings, (input, signal) => this.#outcome(input, signal, totalTimeoutMs));
+    // An array's hashes are known up front: a shared store that reads many keys is read once per window.
+    const source = Array.isArray(hashes) && this.#cache?.readsMany === true ? this.#prefetching(hashes) : hashes;
+    yield* scanStream(source, settings, (input, signal) => this.#outcome(input, signal, totalTimeoutMs));
+  }
+
+  /**
+   * An array's entries, each window of them read from the shared store in
+   * one call before it is handed out, and those not there claimed for the
+   * fleet in one script: their lookups send neither a read nor a claim of
+   * their own. Entries are handed out as they are (each is checked again
+   * as a lookup's input).
+   */
+  async *#prefetching(hashes: readonly unknown[]): AsyncGenerator<unknown, void, undefined> {
+    for (let start = 0; start < hashes.length; start += PREFETCH_WINDOW) {
+      const window = hashes.slice(start, start + PREFETCH_WINDOW);
+      const queries = new Map<string, NormalizedHash>();
+      for (const entry of window) {
+        const checked = checkEntry(entry);
+        if (!isOutcome(checked)) queries.set(checked.hash, checked);
+      }
+      const missing = await this.#cache?.prefetch([...queries.values()]);
+      if (missing !== undefined) await this.#fleet?.lookups?.claimAhead?.(missing.map((query) => query.hash));
+      yield* window;
+    }
   }
 
   /** Forgets every verdict cached in this process (a shared store is left alone: other replicas use it). */

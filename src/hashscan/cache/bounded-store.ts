@@ -1,5 +1,6 @@
 import type { Observers } from '../../observe/observers.js';
 import { type BackoffListener, BoundedCalls, MAX_BACKOFF_MS, UNAVAILABLE } from '../../store/bounded-calls.js';
+import { readManyOf } from '../../store/read-many.js';
 
 /**
  * A Keyv-compatible store: what the shared cache level needs of it. A
@@ -75,6 +76,7 @@ export class BoundedStore {
   readonly #observers: Observers;
   readonly #name: 'hashscan';
   readonly #calls: BoundedCalls<Operation>;
+  readonly #readMany: ((keys: readonly string[]) => Promise<unknown>) | undefined;
   readonly counters: StoreCounters = { errors: 0, skipped: 0, backoffs: 0 };
 
   constructor(store: SharedStore, options: { timeoutMs: number; observers: Observers; name: 'hashscan' }) {
@@ -83,6 +85,12 @@ export class BoundedStore {
     this.#observers = options.observers;
     this.#name = options.name;
     this.#calls = new BoundedCalls(options.timeoutMs, this.#listener());
+    this.#readMany = readManyOf(store);
+  }
+
+  /** Whether the store reads many keys in one call ({@link BoundedStore.getMany}). */
+  get readsMany(): boolean {
+    return this.#readMany !== undefined;
   }
 
   /** Whether the store is being left alone now (from its bench to the first answered probe). */
@@ -94,6 +102,18 @@ export class BoundedStore {
   async get(key: string): Promise<unknown> {
     const value = await this.#calls.run(() => this.#store.get(key), 'get');
     return value === UNAVAILABLE ? undefined : value;
+  }
+
+  /**
+   * The values of `keys` in one call, in order, or `undefined` when the store
+   * has no such call, fails, or answers anything but one value per key (a
+   * store's reply is checked, never trusted). Bounded as `get` is.
+   */
+  async getMany(keys: readonly string[]): Promise<readonly unknown[] | undefined> {
+    const readMany = this.#readMany;
+    if (readMany === undefined) return undefined;
+    const values = await this.#calls.run(() => readMany(keys), 'get');
+    return Array.isArray(values) && values.length === keys.length ? values : undefined;
   }
 
   /** Stores a value; a failure is counted and otherwise ignored. */

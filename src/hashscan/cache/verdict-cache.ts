@@ -39,6 +39,23 @@ export interface CacheStats {
   readonly memoryEntries: number;
 }
 
+/**
+ * How long a batch's read of many keys stands in for a lookup's own read of
+ * the shared level: the lookups of one window start well within it, even on
+ * a loaded machine; a later one reads for itself. An absence read that long
+ * ago costs at most a second request for a hash another replica answered in
+ * between (the claim still keeps two replicas from asking at once), never a
+ * verdict the service did not give.
+ */
+const PREFETCH_STANDS_MS = 10_000;
+
+/** What a batch's read of many keys found for one hash, and until when that stands (`performance.now()`). */
+interface Prefetched {
+  readonly until: number;
+  /** A checked entry, now in the in-process level (its lookup counts as a shared hit). */
+  readonly hit: boolean;
+}
+
 /** The key of `hash` in the shared store; the source id is hashed in (short, and no URL in the store's key space). */
 export function sharedCacheKey(sourceId: string, hash: string): string {
   return `hashscan-sms:v1:${toBase64Url(createDigest('sha256').update(sourceId).bytes()).slice(0, 16)}:${hash}`;
@@ -82,6 +99,8 @@ export class VerdictCache {
   #sharedHits = 0;
   #misses = 0;
   #rejected = 0;
+  /** What {@link VerdictCache.prefetch} read, per hash, until its lookup comes. */
+  readonly #prefetched = new Map<string, Prefetched>();
 
   constructor(options: ScanCacheOptions, context: VerdictCacheContext) {
     this.#memory = new ScanCache(options);
@@ -119,6 +138,11 @@ export class VerdictCache {
     return this.#store !== undefined;
   }
 
+  /** Whether the shared store reads many keys in one call (see {@link VerdictCache.prefetch}). */
+  get readsMany(): boolean {
+    return this.#store?.readsMany === true;
+  }
+
   /** Entries in the in-process level. */
   get size(): number {
     return this.#memory.size;
@@ -135,8 +159,56 @@ export class VerdictCache {
   /** The in-process level only: synchronous, for the hot path. */
   get(hash: string): ScanResult | undefined {
     const result = this.#memory.get(hash);
-    if (result !== undefined) this.#memoryHits += 1;
+    if (result === undefined) return undefined;
+    if (this.#prefetched.size > 0 && this.#prefetched.get(hash)?.hit === true) {
+      this.#prefetched.delete(hash);
+      this.#sharedHits += 1;
+    } else {
+      this.#memoryHits += 1;
+    }
     return result;
+  }
+
+  /**
+   * Reads the shared level for a batch's window of hashes in one store call,
+   * when the store has one (the fleet's Redis: `MGET`). Each entry gets every
+   * check `recall` gives it; those that pass go to the in-process level.
+   * A hash found absent (or whose entry was refused) is remembered for a
+   * moment, so that its lookup sends no read of its own. Resolves the
+   * queries the shared level did not answer (the ones to claim), or
+   * `undefined` when the store cannot read many or failed: then each lookup
+   * reads for itself, as without this call.
+   */
+  async prefetch(queries: readonly NormalizedHash[]): Promise<NormalizedHash[] | undefined> {
+    const store = this.#store;
+    const secret = this.#secret;
+    if (store === undefined || secret === undefined || !store.readsMany) return undefined;
+    const started = performance.now();
+    for (const [hash, read] of this.#prefetched) if (read.until <= started) this.#prefetched.delete(hash);
+    const todo = queries.filter(
+      (query) => !this.#prefetched.has(query.hash) && this.#memory.get(query.hash) === undefined,
+    );
+    if (todo.length === 0) return [];
+    const values = await store.getMany(todo.map((query) => this.#keyPrefix + query.hash));
+    if (values === undefined) return undefined;
+    const now = Date.now();
+    const until = started + PREFETCH_STANDS_MS;
+    const missing: NormalizedHash[] = [];
+    todo.forEach((query, index) => {
+      const stored = values[index];
+      if (stored !== undefined && stored !== null) {
+        const opened = openEntry(stored, query, { ...this.#context, secret, now });
+        if (opened.ok) {
+          this.#memory.set(opened.result, opened.remainingMs);
+          this.#prefetched.set(query.hash, { until, hit: true });
+          return;
+        }
+        this.#reject(query.hash, opened.reason);
+      }
+      this.#prefetched.set(query.hash, { until, hit: false });
+      missing.push(query);
+    });
+    return missing;
   }
 
   /**
@@ -147,6 +219,15 @@ export class VerdictCache {
     if (this.#store === undefined || this.#secret === undefined) {
       this.#misses += 1;
       return undefined;
+    }
+    const read = this.#prefetched.size > 0 ? this.#prefetched.get(query.hash) : undefined;
+    if (read !== undefined) {
+      this.#prefetched.delete(query.hash);
+      // Read absent a moment ago by the batch's read of many keys: no second read.
+      if (!read.hit && read.until > performance.now()) {
+        this.#misses += 1;
+        return Promise.resolve(undefined);
+      }
     }
     return this.#recallShared(this.#store, this.#secret, query);
   }
