@@ -8,6 +8,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
 import { keyTag } from '../../../src/fleet/fleet.js';
+import { redisFleet } from '../../../src/fleet/redis-fleet.js';
 import { sharedCacheKey } from '../../../src/hashscan/cache/verdict-cache.js';
 import type { HashScanClient } from '../../../src/hashscan/hashscan-client.js';
 import { hashes } from '../../fleet/fleet-helpers.js';
@@ -54,7 +55,7 @@ describeWithRedis('scanIterable over an array, with the fleet on a real Redis', 
   function replica(redis: Redis, prefix: string): HashScanClient {
     return makeClient({
       cache: { storeTimeoutMs: 5_000 },
-      fleet: { redis, prefix, timeoutMs: 5_000, lookupWaitMs: 60_000 },
+      fleet: redisFleet({ redis, prefix, timeoutMs: 5_000, lookupWaitMs: 60_000 }),
     });
   }
 
