@@ -3,7 +3,7 @@
 // through Miniflare, once per flag set given: `node worker-run.mjs compat` / `node worker-run.mjs plain`.
 // The Worker's outbound requests go to the sandbox (Node side) or, for the catalogue, to its answers.
 import assert from 'node:assert/strict';
-import { readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,21 +37,28 @@ export async function bundleWorker(entry, { compat, outfile, alias }) {
   return result;
 }
 
-const miniflareDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith('miniflare-'));
-
 /**
  * A Miniflare that leaves no temporary folder behind: Miniflare removes its own only when the
- * process exits, so `dispose()` here also removes the folders that appeared since it was made.
+ * process exits. Its folder is made under a parent of its own (Miniflare names it from
+ * `os.tmpdir()` in its constructor), which `dispose()` removes: never a folder of another
+ * Miniflare running at the same time, in this process or another.
  */
 export function disposableMiniflare(options) {
-  const before = new Set(miniflareDirs());
-  const mf = new Miniflare(options);
+  const parent = mkdtempSync(join(tmpdir(), 'hashscan-miniflare-'));
+  const tmp = process.env.TMPDIR;
+  process.env.TMPDIR = parent;
+  let mf;
+  try {
+    mf = new Miniflare(options);
+  } finally {
+    if (tmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmp;
+  }
   return {
     mf,
     async dispose() {
       await mf.dispose();
-      for (const name of miniflareDirs())
-        if (!before.has(name)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+      rmSync(parent, { recursive: true, force: true });
     },
   };
 }
