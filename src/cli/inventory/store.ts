@@ -8,13 +8,10 @@
 import type { HashAlgorithm } from '../../index.js';
 import { shownName } from '../names.js';
 import { UsageError } from '../usage-error.js';
+import { BatchedWrites } from './batched-writes.js';
 import { COL, COLUMNS, CREATE, checkRow, type FileRow, FORMAT, SCHEMA_VERSION } from './schema.js';
-import type { SqliteDatabase, SqliteDriverName, SqliteStatement } from './sqlite-driver.js';
+import type { SqliteDatabase, SqliteDriverName } from './sqlite-driver.js';
 
-/** Rows per transaction, at most; fewer are written when the run pauses. */
-const BATCH_ROWS = 2048;
-/** Settled rows wait at most this long for their transaction. */
-const BATCH_MS = 200;
 
 /** What says a file is the one recorded: size, modification time and inode on its device. */
 export interface FileIdentity {
@@ -58,15 +55,17 @@ const UPSERT = `INSERT OR REPLACE INTO files (path, size, mtime_ms, ino, dev, sh
 /** An inventory file, open for one run. */
 export class Inventory {
   readonly #db: SqliteDatabase;
-  readonly #upsert: SqliteStatement;
-  readonly #remove: SqliteStatement;
-  #pending: (InventoryEntry | Buffer)[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  /** A file's new state, or the path of a file that is gone. */
+  readonly #writes: BatchedWrites<InventoryEntry | Buffer>;
 
   private constructor(db: SqliteDatabase) {
     this.#db = db;
-    this.#upsert = db.prepare(UPSERT);
-    this.#remove = db.prepare('DELETE FROM files WHERE path = ?');
+    const upsert = db.prepare(UPSERT);
+    const remove = db.prepare('DELETE FROM files WHERE path = ?');
+    this.#writes = new BatchedWrites(db, (change) => {
+      if (Buffer.isBuffer(change)) remove.run(change);
+      else upsert.run(...rowValues(change));
+    });
   }
 
   /** Opens `path` (created when absent); anything but an inventory of this schema is a usage error. */
@@ -119,44 +118,18 @@ export class Inventory {
 
   /** Records a file's state; written with the next batch. */
   put(entry: InventoryEntry): void {
-    this.#queue(entry);
+    this.#writes.add(entry);
   }
 
   /** Forgets a file that is gone; written with the next batch. */
   remove(path: Buffer): void {
-    this.#queue(path);
-  }
-
-  #queue(change: InventoryEntry | Buffer): void {
-    this.#pending.push(change);
-    if (this.#pending.length >= BATCH_ROWS) this.flush();
-    else this.#timer ??= setTimeout(() => this.flush(), BATCH_MS);
-  }
-
-  /** Writes what is pending, in one transaction. */
-  flush(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (this.#pending.length === 0) return;
-    const batch = this.#pending;
-    this.#pending = [];
-    this.#db.exec('BEGIN');
-    try {
-      for (const change of batch) {
-        if (Buffer.isBuffer(change)) this.#remove.run(change);
-        else this.#upsert.run(...rowValues(change));
-      }
-      this.#db.exec('COMMIT');
-    } catch (error) {
-      this.#db.exec('ROLLBACK');
-      throw error;
-    }
+    this.#writes.add(path);
   }
 
   /** Writes what is pending and closes the file. */
   close(): void {
     try {
-      this.flush();
+      this.#writes.flush();
     } finally {
       this.#db.close();
     }
