@@ -55,7 +55,7 @@ export {
   type UploadBody,
 } from './hashing/index.js';
 export type { ApiKeyProvider, ExpiringApiKey } from './hashscan/api-key.js';
-export type { SharedCacheOptions, SharedStore } from './hashscan/cache/bounded-store.js';
+export type { SharedCacheOptions } from './hashscan/cache/bounded-store.js';
 export type { ScanCacheOptions } from './hashscan/cache/scan-cache.js';
 export type { CacheStats } from './hashscan/cache/verdict-cache.js';
 export {
@@ -110,6 +110,7 @@ export type {
 } from './redis/redis-link.js';
 export { redactUrlParams, SECRET_QUERY_PARAMS } from './secrets/redact-url-params.js';
 export * from './sms/index.js';
+export type { SharedStore } from './store/shared-store.js';
 export type {
   MeterProviderLike,
   TelemetryOptions,

@@ -2,6 +2,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { LimitsStore } from '../limits/send-limits.js';
 import type { Observers } from '../observe/observers.js';
 import type { RedisLink } from '../redis/redis-link.js';
+import type { SharedStore } from '../store/shared-store.js';
 import type { FleetGate } from '../transport/resilience/fleet-gate.js';
 import type { ResolvedResilience } from '../transport/resilience/resilience-options.js';
 import type { AbortLike } from '../util/abort-like.js';
@@ -43,16 +44,9 @@ export interface FleetContext {
   readonly resilience: ResolvedResilience;
 }
 
-/** The lookups' Keyv-compatible store, as the fleet provides it (`cache.store`). */
-export interface FleetStore {
-  get(key: string): Promise<unknown>;
-  set(key: string, value: string, ttl?: number): Promise<unknown>;
-  delete(key: string): Promise<unknown>;
-}
-
 /** What `cacheOptions` needs of a client's cache options (the lookups' `cache`). */
 export interface CacheWithStore {
-  readonly store?: FleetStore | undefined;
+  readonly store?: SharedStore | undefined;
   readonly storeTimeoutMs?: number | undefined;
 }
 

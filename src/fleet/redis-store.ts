@@ -1,6 +1,6 @@
-import type { FleetStore } from '../fleet-plugin/fleet-plugin.js';
 import type { RedisLink } from '../redis/redis-link.js';
 import { READ_MANY, type ReadsMany } from '../store/read-many.js';
+import type { SharedStore } from '../store/shared-store.js';
 
 /** `SET` of each key (KEYS) to its value and time to live in ms (ARGV: value, ttl, value, ttl…; ttl 0: none). */
 const SET_MANY_SCRIPT =
@@ -45,7 +45,7 @@ function batchedWrites(link: RedisLink): (key: string, value: string, ttl: numbe
  * per hash hands from one replica to the others. Calls go straight to the
  * client; the cache bounds and backs off on its own.
  */
-export function redisSharedStore(link: RedisLink, keyPrefix: string): FleetStore & ReadsMany {
+export function redisSharedStore(link: RedisLink, keyPrefix: string): SharedStore & ReadsMany {
   const prefix = `${keyPrefix}:cache:`;
   const write = batchedWrites(link);
   return {

@@ -1,4 +1,4 @@
-import type { SharedStore } from '../../src/hashscan/cache/bounded-store.js';
+import type { SharedStore } from '../../src/store/shared-store.js';
 
 /**
  * A Keyv-shaped store in a Map, with TTLs on `Date.now()`: the shape of a

@@ -11,7 +11,7 @@ import { UsageError } from '../usage-error.js';
 type SqlValue = string | number | bigint | null | Uint8Array;
 
 /** A prepared statement: the calls both drivers share. */
-export interface SqliteStatement {
+interface SqliteStatement {
   run(...params: SqlValue[]): unknown;
   all(...params: SqlValue[]): unknown[];
   /** better-sqlite3: rows as arrays of their values. */

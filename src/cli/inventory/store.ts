@@ -12,7 +12,6 @@ import { BatchedWrites } from './batched-writes.js';
 import { COL, COLUMNS, CREATE, checkRow, type FileRow, FORMAT, SCHEMA_VERSION } from './schema.js';
 import type { SqliteDatabase, SqliteDriverName } from './sqlite-driver.js';
 
-
 /** What says a file is the one recorded: size, modification time and inode on its device. */
 export interface FileIdentity {
   readonly size: number;

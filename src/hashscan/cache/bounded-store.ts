@@ -1,20 +1,7 @@
 import type { Observers } from '../../observe/observers.js';
 import { type BackoffListener, BoundedCalls, MAX_BACKOFF_MS, UNAVAILABLE } from '../../store/bounded-calls.js';
 import { readManyOf } from '../../store/read-many.js';
-
-/**
- * A Keyv-compatible store: what the shared cache level needs of it. A
- * `Keyv` instance is one (`new Keyv({ store: new KeyvRedis(url) })`), and so
- * is any object with these three async methods. Values written are strings.
- */
-export interface SharedStore {
-  /** The value under `key`, or `undefined` (or `null`) when there is none. */
-  get(key: string): Promise<unknown>;
-  /** Stores `value` under `key` for `ttl` milliseconds. */
-  set(key: string, value: string, ttl?: number): Promise<unknown>;
-  /** Removes `key`. */
-  delete(key: string): Promise<unknown>;
-}
+import type { SharedStore } from '../../store/shared-store.js';
 
 /** Settings of the shared cache level (part of `cache`). */
 export interface SharedCacheOptions {

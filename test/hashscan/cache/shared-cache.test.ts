@@ -1,10 +1,10 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../../src/errors/configuration-error.js';
-import type { SharedStore } from '../../../src/hashscan/cache/bounded-store.js';
 import { sharedCacheKey } from '../../../src/hashscan/cache/verdict-cache.js';
 import type { HashScanClientOptions } from '../../../src/hashscan/hashscan-client.js';
 import { NO_OBSERVERS, Observers } from '../../../src/observe/observers.js';
+import type { SharedStore } from '../../../src/store/shared-store.js';
 import {
   API_KEY,
   BASE_URL,
