@@ -125,12 +125,9 @@ export function checkRow(raw: unknown): FileRow | string {
   if (checkedAt !== null && !count(checkedAt)) return 'checked_at: not a time in ms since the epoch';
   if (!text(row[COL.first_seen], 64)) return 'first_seen: not a text of at most 64 characters';
   if (!text(row[COL.last_seen], 64)) return 'last_seen: not a text of at most 64 characters';
-  if (row[COL[algorithm as HashAlgorithm]] === null) return 'row: no digest for its algorithm';
-  if ((verdict === 'error') !== (checkedAt === null)) return 'row: an answer without its time, or an error with one';
-  if (verdict !== 'error' && decision !== (verdict === 'malicious' ? 'block' : 'allow')) {
-    return 'row: a decision its verdict does not give';
-  }
-  return row as unknown as FileRow;
+  const digest = row[COL[algorithm as HashAlgorithm]] as string | null;
+  const disagreement = answerDisagreement(digest, verdict as Verdict, decision, checkedAt as number | null);
+  return disagreement === undefined ? (row as unknown as FileRow) : `row: ${disagreement}`;
 }
 
 /** A row given as an object (a driver without array rows): its values in {@link COL}'s order. */
@@ -163,15 +160,27 @@ export const DIGEST_AND_ANSWER = {
 };
 
 type DigestAndAnswer = z.infer<z.ZodObject<typeof DIGEST_AND_ANSWER>>;
+type Verdict = DigestAndAnswer['verdict'];
 
-/** The rules a row's digests and answer keep together: a digest for its algorithm, a time with every answer. */
+/** The rules a row's digests and answer keep together (files and objects): how they disagree, if they do. */
+function answerDisagreement(
+  digest: string | null,
+  verdict: Verdict,
+  decision: unknown,
+  checkedAt: number | null,
+): string | undefined {
+  if (digest === null) return 'no digest for its algorithm';
+  if ((verdict === 'error') !== (checkedAt === null)) return 'an answer without its time, or an error with one';
+  if (verdict !== 'error' && decision !== (verdict === 'malicious' ? 'block' : 'allow')) {
+    return 'a decision its verdict does not give';
+  }
+  return undefined;
+}
+
+/** {@link answerDisagreement}'s rules on a row checked by zod (the objects' rows). */
 export function answerRules<S extends z.ZodType<DigestAndAnswer>>(row: S): S {
-  return row
-    .refine((r) => r[r.algorithm] !== null, { message: 'no digest for its algorithm' })
-    .refine((r) => (r.verdict === 'error') === (r.checked_at === null), {
-      message: 'an answer without its time, or an error with one',
-    })
-    .refine((r) => r.verdict === 'error' || r.decision === (r.verdict === 'malicious' ? 'block' : 'allow'), {
-      message: 'a decision its verdict does not give',
-    });
+  return row.superRefine((r, context) => {
+    const disagreement = answerDisagreement(r[r.algorithm], r.verdict, r.decision, r.checked_at);
+    if (disagreement !== undefined) context.addIssue({ code: 'custom', message: disagreement });
+  });
 }
