@@ -86,10 +86,12 @@ describeWithRedis('HashScanClient fleet: replicas as separate processes on a rea
     const times = service.arrivals.map(({ at }) => at).sort((x, y) => x - y);
     expect(times).toHaveLength(300);
     const first = times[0] ?? 0;
-    // Counted in one-second windows: 300 requests need at least 5 full windows after the first one opens.
+    // Counted in one-second windows: 300 requests need 5 full windows after the first one opens, and on a
+    // loaded machine the first arrivals may come late into that first window. Without the shared quota the
+    // two replicas' 100/s would span 3 s.
     const seconds = ((times.at(-1) ?? 0) - first) / 1_000;
-    expect(seconds).toBeGreaterThan(4.5);
-    expect(299 / seconds).toBeLessThan(66);
+    expect(seconds).toBeGreaterThan(4);
+    expect(299 / seconds).toBeLessThan(75);
     // No second of the run saw much more than the fleet's 50.
     for (let start = first; start < (times.at(-1) ?? 0); start += 250) {
       const inWindow = times.filter((at) => at >= start && at < start + 1_000).length;
