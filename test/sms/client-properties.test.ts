@@ -8,7 +8,8 @@ const server = useMswServer();
 /** Full-range code points, never a lone surrogate. */
 const text = fc.string({ unit: 'binary', maxLength: 16 });
 /** A mainland mobile number, as its 11 national digits. */
-const mobile = fc.stringMatching(/^1[3-9][0-9]{9}$/);
+// Mainland mobile ranges every number of which is possible (`1[3-9]…` is not: 179… is no mobile range).
+const mobile = fc.stringMatching(/^1(3[0-9]|5[0-35-9]|8[0-9])[0-9]{8}$/);
 /** One mainland number in one of the spellings that mean it: national, `+86`, `86`, `0086`. */
 const spelled = fc.tuple(mobile, fc.constantFrom('', '+86', '86', '0086'));
 
