@@ -35,7 +35,7 @@ export interface RunInput {
 }
 
 /** Inputs up to this many lines are kept in memory from the first read (about 150 bytes a line). */
-export const KEPT_LINES = 100_000;
+const KEPT_LINES = 100_000;
 
 /** Arguments, or a file read as lines cut at newlines or (`-0`) at NUL bytes. */
 type Source = { readonly path: string; readonly mode: LineMode } | { readonly args: readonly string[] };
