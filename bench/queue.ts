@@ -11,6 +11,7 @@
  *   … --workers 0,1,3  the contenders (0: one local process)
  *   … --cli PATH       the built CLI to run (default dist/cli.js)
  *   … --profile DIR    also writes a --cpu-prof of each process
+ *   … --chunk-size N   the producer's --chunk-size (default: the CLI's own default)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -35,6 +36,8 @@ const LINES = Number(flag('--lines') ?? (QUICK ? 6_000 : 100_000));
 const ROUNDS = Number(flag('--rounds') ?? (QUICK ? 1 : 3));
 const LATENCY_MS = Number(flag('--latency') ?? 20);
 const PROFILE = flag('--profile');
+/** `--chunk-size N`: the producer's lines per chunk; without it, the CLI's default. */
+const CHUNK_SIZE = flag('--chunk-size');
 /** What a careful user runs: the worker flags docs/operating.md gives, and a local run with its defaults. */
 const WORKER_FLAGS = ['--concurrency', '64', '--jobs', '2', '-q'];
 /** Contenders (`--workers 0,1,3`): 0 workers is one local `lookup` process. */
@@ -96,7 +99,17 @@ async function queued(workers: number, round: number): Promise<Record<string, nu
     const before = cpuTicks('self', true);
     const started = performance.now();
     const producer = run(
-      ['lookup', '--queue', redis.url, '--input', input, '-f', 'ndjson', '-q', '--chunk-size', '500'],
+      [
+        'lookup',
+        '--queue',
+        redis.url,
+        '--input',
+        input,
+        '-f',
+        'ndjson',
+        '-q',
+        ...(CHUNK_SIZE === undefined ? [] : ['--chunk-size', CHUNK_SIZE]),
+      ],
       env,
       `producer-${workers}-${round}`,
     );
@@ -177,5 +190,5 @@ const file = QUICK ? `${BENCH_DIR}.tmp/results.queue.json` : `${BENCH_DIR}result
 await mkdir(dirname(file), { recursive: true });
 await writeFile(
   file,
-  `${JSON.stringify({ machine: machine(), latencyMs: LATENCY_MS, workerFlags: WORKER_FLAGS, note: 'shared 2-core machine: service, Redis, producer and workers on the same cores; noisy', summary: byContender, figures }, null, 2)}\n`,
+  `${JSON.stringify({ machine: machine(), latencyMs: LATENCY_MS, workerFlags: WORKER_FLAGS, chunkSize: CHUNK_SIZE ?? 'the CLI default (500)', note: 'shared 2-core machine: service, Redis, producer and workers on the same cores; noisy', summary: byContender, figures }, null, 2)}\n`,
 );

@@ -71,6 +71,17 @@ export function hmacBytes(
   return hmac(NOBLE[algorithm], bytesOf(key), bytesOf(message));
 }
 
+/**
+ * HMAC-SHA-256 of `message` keyed with `key`, as unpadded URL-safe base64 (RFC 4648 §5): what
+ * `toBase64Url(hmacBytes('sha256', key, message))` gives, without the copies and the
+ * regular expressions in between (it seals every shared cache entry).
+ */
+export function hmacSha256Base64Url(key: Uint8Array, message: string): string {
+  const node = nodeCrypto();
+  if (node !== null) return node.createHmac('sha256', key).update(message).digest('base64url');
+  return toBase64Url(hmac(sha256, key, UTF8.encode(message)));
+}
+
 /** HKDF-SHA-256 (RFC 5869) of `length` bytes. */
 export function hkdfSha256(key: string, salt: string, info: string, length: number): Uint8Array {
   const node = nodeCrypto();

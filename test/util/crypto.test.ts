@@ -49,6 +49,12 @@ describe.each([
     expect(crypto.toBase64Url(mac)).toBe(
       createHmac('sha256', BYTES.subarray(0, 32)).update('payload').digest('base64url'),
     );
+    // The shared cache's seal: the same text in one step, whatever the message (non-ASCII included).
+    for (const message of ['hs1.["a","b"]', 'hs1.héllo ✓', '']) {
+      expect(crypto.hmacSha256Base64Url(BYTES.subarray(0, 32), message)).toBe(
+        createHmac('sha256', BYTES.subarray(0, 32)).update(message, 'utf8').digest('base64url'),
+      );
+    }
     expect(HEX(crypto.hkdfSha256('key', 'salt', 'info', 32))).toBe(
       Buffer.from(hkdfSync('sha256', 'key', 'salt', 'info', 32)).toString('hex'),
     );

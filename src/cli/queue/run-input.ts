@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,10 +17,14 @@ import { UsageError } from '../usage-error.js';
 import type { RunInputMeta } from './queue-room.js';
 
 /**
- * The input of a queued run, read twice in flat memory: once for its digest
- * (the run's identity, checked against an earlier producer's before anything
- * is enqueued), once to enqueue it chunk by chunk. Standard input, which
- * cannot be read twice, is first copied to a temporary file.
+ * The input of a queued run: read once for its digest (the run's identity,
+ * checked against an earlier producer's before anything is enqueued), then
+ * chunk by chunk to enqueue it and to print its rows. An input of up to
+ * {@link KEPT_LINES} lines is kept from that first read while its file is
+ * unchanged (parsing it again would cost the producer more CPU than the
+ * lines take memory); a longer or changed one is read again each time, in
+ * flat memory (a changed one is then said, see the producer). Standard input, which cannot be
+ * read twice, is first copied to a temporary file.
  */
 export interface RunInput {
   readonly meta: RunInputMeta;
@@ -29,6 +33,9 @@ export interface RunInput {
   /** Removes the temporary copy of standard input, if any. */
   close(): Promise<void>;
 }
+
+/** Inputs up to this many lines are kept in memory from the first read (about 150 bytes a line). */
+const KEPT_LINES = 100_000;
 
 /** Arguments, or a file read as lines cut at newlines or (`-0`) at NUL bytes. */
 type Source = { readonly path: string; readonly mode: LineMode } | { readonly args: readonly string[] };
@@ -64,6 +71,25 @@ async function* inChunks(source: Source, size: number): AsyncGenerator<TextHashL
   if (current.length > 0) yield current;
 }
 
+/** What tells a file changed (a file edited during the run is read again, as a long one is, and the change is said). */
+function identity(source: Source): string | undefined {
+  if ('args' in source) return undefined;
+  const { size, mtimeMs, ino, dev } = statSync(source.path);
+  return `${size} ${mtimeMs} ${ino} ${dev}`;
+}
+
+function unchanged(source: Source, before: string | undefined): boolean {
+  try {
+    return identity(source) === before;
+  } catch {
+    return false;
+  }
+}
+
+async function* keptChunks(kept: readonly TextHashLine[][]): AsyncGenerator<TextHashLine[], void, undefined> {
+  yield* kept;
+}
+
 /** Opens the input of `lookup --queue`: arguments, `--input FILE`, or standard input (`-0`: NUL-separated lines). */
 export async function openRunInput(
   options: {
@@ -73,6 +99,7 @@ export async function openRunInput(
     readonly nul: boolean;
   },
   stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean },
+  keptLines = KEPT_LINES,
 ): Promise<RunInput> {
   let source: Source;
   let spool: string | undefined;
@@ -89,14 +116,23 @@ export async function openRunInput(
     if (spool !== undefined) await rm(spool, { recursive: true, force: true });
   };
   try {
+    const before = identity(source);
     const digest = createHash('sha256');
     let count = 0;
+    // The chunks as read, while the input is short enough to keep (`undefined` once it is not).
+    let kept: TextHashLine[][] | undefined = [];
     for await (const line of checkedLines(source)) {
       digest.update(`${line.line}\t${line.hash}\t${line.name ?? ''}\t${line.nameBase64 ?? ''}\n`);
       count += 1;
+      if (kept === undefined) continue;
+      if (count > keptLines) kept = undefined;
+      else if ((count - 1) % options.chunkSize === 0) kept.push([line]);
+      else kept.at(-1)?.push(line);
     }
     const meta = { digest: digest.digest('hex'), lines: count, chunks: Math.ceil(count / options.chunkSize) };
-    return { meta, chunks: () => inChunks(source, options.chunkSize), close };
+    const chunks = (): AsyncGenerator<TextHashLine[], void, undefined> =>
+      kept !== undefined && unchanged(source, before) ? keptChunks(kept) : inChunks(source, options.chunkSize);
+    return { meta, chunks, close };
   } catch (error) {
     await close();
     if (error instanceof UsageError) throw error;

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { NormalizedHash } from '../../hashing/hash-algorithm.js';
-import { equalBytes, hkdfSha256, hmacBytes, toBase64Url } from '../../util/crypto.js';
+import { equalBytes, hkdfSha256, hmacSha256Base64Url } from '../../util/crypto.js';
 import { type InterpretContext, interpretScanResponse } from '../interpret-response.js';
 import type { ScanResult } from '../scan-result.js';
 
@@ -53,7 +53,7 @@ export function cacheSecret(secret: string | Uint8Array | undefined, apiKey: str
 }
 
 function mac(secret: Uint8Array, payload: string): string {
-  return toBase64Url(hmacBytes('sha256', secret, `${FORMAT}.${payload}`));
+  return hmacSha256Base64Url(secret, `${FORMAT}.${payload}`);
 }
 
 /** Seals `result` for the shared store, valid until `expiresAt` (ms since the epoch). */
