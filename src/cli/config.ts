@@ -6,7 +6,7 @@ import { INTERNAL_OBSERVERS } from '../observe/observers.js';
 // `hashscan-sms/sandbox`, not `hashscan-sms/testing`: that entry loads msw, which the CLI must never need.
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import type { Diagnostics } from './io.js';
-import { openFleet } from './queue/fleet-flag.js';
+import { openFleet, REDIS_TIMEOUT_RANGE } from './queue/fleet-flag.js';
 import { Agent } from './undici-agent.js';
 import { UsageError } from './usage-error.js';
 
@@ -24,6 +24,8 @@ export interface ConnectionFlags {
   readonly retries?: string;
   /** `scan` and `lookup`: a Redis shared with other runs and replicas. */
   readonly redis?: string;
+  /** With `redis`: the longest wait for one Redis call (a duration). */
+  readonly 'redis-timeout'?: string;
   /** `worker`: requests per second for the whole fleet. */
   readonly rate?: string;
 }
@@ -143,7 +145,11 @@ export async function connectHashScan(
 ): Promise<Connection<HashScanClient>> {
   const { env } = diagnostics.io;
   // `--redis`: the shared cache and the fleet for this run (a Redis that does not answer leaves it on its own).
-  const { fleet, close: closeFleet } = await openFleet(flags.redis, diagnostics);
+  const { fleet, close: closeFleet } = await openFleet(
+    flags.redis,
+    flagDuration(flags['redis-timeout'], 'redis-timeout', REDIS_TIMEOUT_RANGE),
+    diagnostics,
+  );
   const connection = await connect(flags, concurrency, HASHSCAN_SOURCES, (sandbox, agent) => {
     const apiKey = sandbox?.apiKey ?? flags['api-key'] ?? env.HASHSCAN_API_KEY;
     diagnostics.secrets.add(apiKey);

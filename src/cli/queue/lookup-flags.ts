@@ -48,6 +48,7 @@ export function queuedLookup(
     readonly input?: string;
     readonly resume?: string;
     readonly redis?: string;
+    readonly 'redis-timeout'?: string;
     readonly quiet?: boolean;
     readonly verbose?: boolean;
     readonly sandbox?: boolean;
@@ -61,6 +62,9 @@ export function queuedLookup(
 ): Promise<number> {
   if (values.resume !== undefined) {
     throw new UsageError('lookup: --queue runs resume by --run-id, not --resume (the state is in the queue)');
+  }
+  if (values['redis-timeout'] !== undefined) {
+    throw new UsageError('lookup: with --queue the workers look up: give --redis-timeout to `worker`');
   }
   const diagnostics = new Diagnostics(context.io, new SecretMask(), values.verbose === true);
   return runQueuedLookup(

@@ -5,6 +5,7 @@ import { CONNECTION_OPTIONS, type Command, noArguments, parseFlags } from '../co
 import { connectHashScan, flagNumber } from '../config.js';
 import { Diagnostics } from '../io.js';
 import { UsageError } from '../usage-error.js';
+import { REDIS_TIMEOUT_HELP } from './fleet-flag.js';
 import { loadBullMq } from './load.js';
 import {
   type ChunkJob,
@@ -29,6 +30,7 @@ const OPTIONS = {
   jobs: { type: 'string' },
   rate: { type: 'string' },
   'lock-ms': { type: 'string' },
+  'redis-timeout': { type: 'string' },
   verbose: { type: 'boolean', short: 'v' },
   quiet: { type: 'boolean', short: 'q' },
 } as const;
@@ -50,6 +52,7 @@ Options:
   --rate R              requests per second for all workers together (default: no limit)
   --lock-ms MS          how long a chunk stays with a silent worker before another takes
                         it over (default 30000)
+${REDIS_TIMEOUT_HELP}
   -v, --verbose         log each request on stderr (keys and secrets masked)
   -q, --quiet           no start and stop lines on stderr
 

@@ -101,7 +101,8 @@ describeWithRedis('lookup --queue and worker: batches across machines on BullMQ'
     const list = hashes(50, 'redis-flag');
     const service = await startLookupService(1, undefined, (hash) => hash === list[7]);
     closers.push(() => service.close());
-    const args = ['lookup', '--redis', own.url, '-f', 'ndjson', ...list];
+    // A loaded machine can keep Redis from answering within the default 50 ms: every call then misses.
+    const args = ['lookup', '--redis', own.url, '--redis-timeout', '5s', '-f', 'ndjson', ...list];
     // Lookup threads (--workers) share through Redis as one thread does: each has its own connection.
     const first = await collect(cli([...args, '--workers', '2'], service.url));
     expect(first.code).toBe(1);
