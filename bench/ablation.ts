@@ -4,7 +4,8 @@
  * interleaved with the hand-written ky loop and the careful `fetch` loop
  * (4,000 unique hashes, c=64, loopback server answering at once).
  *
- *   node --expose-gc --import tsx bench/ablation.ts [--rounds=5] [--batch=4000] [--quick]
+ *   node --expose-gc --import tsx bench/ablation.ts [--rounds=5] [--batch=4000] [--quick] [--variants=no-release,…]
+ *   BENCH_BEFORE_DIST=<dist of another build> …   # that build's SDK too, as `SDK before`
  *
  * Each variant is a copy of `src/` with a few exact text replacements (each
  * must match exactly once, so a variant can never silently measure the
@@ -12,7 +13,7 @@
  * `full` is the unchanged source built the same way, the baseline of every
  * difference. Nothing here ships: the switches exist only in these copies.
  */
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -21,7 +22,7 @@ import { contest, type Lookup } from './lib/contest.js';
 import { uniqueHashes } from './lib/hashes.js';
 import { machine } from './lib/machine.js';
 import { carefulGet, kyGetter, rawLoop } from './lib/raw-loop.js';
-import type { Sdk } from './lib/sdk.js';
+import { loadBeforeSdk, type Sdk } from './lib/sdk.js';
 import { startServer } from './lib/server.js';
 import { type Summary, summarize } from './lib/stats.js';
 
@@ -104,7 +105,7 @@ const PIECES = Object.keys(EDITS) as Piece[];
 const VARIANTS: Readonly<Record<string, readonly Edit[]>> = {
   full: [],
   ...Object.fromEntries(PIECES.map((piece) => [`no ${piece}`, EDITS[piece]])),
-  'none of them': PIECES.flatMap((piece) => EDITS[piece]),
+  'none of them': PIECES.flatMap((piece): readonly Edit[] => EDITS[piece]),
 };
 
 const OUT = join(BENCH_DIR, '.tmp', 'ablation');
@@ -121,7 +122,10 @@ async function buildVariant(name: string, edits: readonly Edit[]): Promise<strin
     if (at < 0 || text.indexOf(edit.from, at + 1) >= 0) {
       throw new Error(`${name}: "${edit.from.slice(0, 60)}…" must occur exactly once in ${edit.file}`);
     }
-    await writeFile(path, text.replace(edit.from, () => edit.to));
+    await writeFile(
+      path,
+      text.replace(edit.from, () => edit.to),
+    );
   }
   const outfile = join(dir, 'index.js');
   await build({
@@ -146,10 +150,18 @@ const rounds = arg('rounds', QUICK ? 1 : 5);
 const n = arg('batch', QUICK ? 300 : 4_000);
 const concurrency = 64;
 
+const chosen = process.argv
+  .find((a) => a.startsWith('--variants='))
+  ?.slice('--variants='.length)
+  .split(',');
 const sdks: Record<string, Sdk> = {};
 for (const [name, edits] of Object.entries(VARIANTS)) {
+  if (name !== 'full' && chosen !== undefined && !chosen.includes(name.replaceAll(' ', '-'))) continue;
   sdks[name] = (await import(pathToFileURL(await buildVariant(name, edits)).href)) as Sdk;
 }
+// An earlier build run beside them (before/after in the same rounds), as bench/run.ts does.
+const before = await loadBeforeSdk();
+if (before !== undefined) sdks.before = before;
 const server = await startServer();
 await (await fetch('data:,')).text();
 const kyGet = kyGetter();
