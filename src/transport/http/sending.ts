@@ -86,7 +86,7 @@ export function kySender(custom: FetchLike | undefined, maxBytes: number): Sende
       if (custom === undefined) {
         const init: RequestInit = { method: request.method, headers: headersOf(request), signal, redirect: 'manual' };
         if (request.body !== undefined) init.body = request.body;
-        const own: OwnRequest = { method: request.method, [SEND]: () => globalThis.fetch(url, init) };
+        const own: OwnRequest = { method: request.method, [SEND]: { url, init } };
         options = own;
       } else {
         options = { method: request.method, body: request.body ?? null };
@@ -124,14 +124,14 @@ export function dispatchSender(
 }
 
 /**
- * The option under which a request on the default path carries its own
- * `fetch` call to {@link sendOwnRequest}: ky passes options it does not know
+ * The option under which a request on the default path carries its own URL
+ * and init to {@link sendOwnRequest}: ky passes options it does not know
  * through to its hooks.
  */
 const SEND = 'hashscanSend';
 
-/** ky's options for one request on the default path: the method, and the `fetch` call that sends it. */
-type OwnRequest = Options & { readonly [SEND]: () => Promise<Response> };
+/** ky's options for one request on the default path: the method, and what `fetch` is called with. */
+type OwnRequest = Options & { readonly [SEND]: { readonly url: string; readonly init: RequestInit } };
 
 /**
  * ky's `beforeRequest` hook on the default path: sends the attempt's own
@@ -141,7 +141,8 @@ type OwnRequest = Options & { readonly [SEND]: () => Promise<Response> };
  * its `fetch` option: one `Request` and its signal registration less per request.
  */
 function sendOwnRequest(_request: Request, options: unknown): Promise<Response> {
-  return (options as OwnRequest)[SEND]();
+  const { url, init } = (options as OwnRequest)[SEND];
+  return globalThis.fetch(url, init);
 }
 
 /** The abort reason of an attempt whose response was read in full (see {@link kySender}). */
