@@ -78,7 +78,9 @@ export function kySender(custom: FetchLike | undefined, maxBytes: number): Sende
         throwHttpErrors: false,
         // A redirect could downgrade to http: or carry the key to another host.
         redirect: 'manual',
-        ...(custom === undefined ? { hooks: { beforeRequest: [sendOwnRequest] } } : { headers: BASE_HEADERS }),
+        ...(custom === undefined
+          ? { hooks: { beforeRequest: [sendOwnRequest] }, fetch: ownResponse }
+          : { headers: BASE_HEADERS }),
       });
       const controller = new AbortController();
       const { signal } = controller;
@@ -130,8 +132,15 @@ export function dispatchSender(
  */
 const SEND = 'hashscanSend';
 
+/** What a request on the default path is sent with, and once sent, its response. */
+interface OwnSending {
+  readonly url: string;
+  readonly init: RequestInit;
+  sent?: Promise<Response>;
+}
+
 /** ky's options for one request on the default path: the method, and what `fetch` is called with. */
-type OwnRequest = Options & { readonly [SEND]: { readonly url: string; readonly init: RequestInit } };
+type OwnRequest = Options & { readonly [SEND]: OwnSending };
 
 /**
  * ky's `beforeRequest` hook on the default path: sends the attempt's own
@@ -141,8 +150,20 @@ type OwnRequest = Options & { readonly [SEND]: { readonly url: string; readonly 
  * its `fetch` option: one `Request` and its signal registration less per request.
  */
 function sendOwnRequest(_request: Request, options: unknown): Promise<Response> {
-  const { url, init } = (options as OwnRequest)[SEND];
-  return globalThis.fetch(url, init);
+  const own = (options as OwnRequest)[SEND];
+  own.sent = globalThis.fetch(own.url, own.init);
+  return own.sent;
+}
+
+/**
+ * ky's `fetch` option on the default path, called only when ky did not take
+ * the hook's answer as a `Response`: a `fetch` put in `globalThis` whose
+ * responses are another class (undici's own `fetch` from npm, a polyfill).
+ * It hands ky the response already on its way, so nothing is sent twice.
+ */
+function ownResponse(_input: unknown, options?: unknown): Promise<Response> {
+  const sent = (options as OwnRequest | undefined)?.[SEND]?.sent;
+  return sent ?? Promise.reject(new TypeError('the request was not sent'));
 }
 
 /** The abort reason of an attempt whose response was read in full (see {@link kySender}). */

@@ -55,3 +55,19 @@ describe('the default path (ky over fetch)', () => {
     expect(seen[0]?.signal.aborted).toBe(false);
   });
 });
+
+describe('a global fetch whose Response is not the runtime own class (undici from npm, a polyfill)', () => {
+  it('still sends each attempt once', async () => {
+    server = await startLoopback((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify(NOT_DETECTED));
+    });
+    const undici = await import('undici');
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      (input, init) => undici.fetch(String(input), init as never) as unknown as Promise<Response>,
+    );
+    const client = new HashScanClient({ baseUrl: server.url, apiKey: 'key', cache: false });
+    await expect(client.scan(HASH)).resolves.toMatchObject({ verdict: 'not_detected' });
+    expect(server.hits()).toBe(1);
+  });
+});
