@@ -307,21 +307,31 @@ export class HashScanClient {
    * The lookup shared by concurrent callers: the shared store (when set),
    * else the service (once per fleet), the answer then kept in the cache.
    * Without a store nothing is awaited before the request: a lookup pays for
-   * no tick it does not need.
+   * no tick it does not need. (Not `async`: without a cache the transport's
+   * promise is the lookup's, with no promise and tick of its own on top.)
    */
-  async #answer(lookup: LookupExchange, trace: ScanTrace | undefined): Promise<ScanResult> {
-    const { query } = lookup;
+  #answer(lookup: LookupExchange, trace: ScanTrace | undefined): Promise<ScanResult> {
     // The shared store is asked inside the shared operation: concurrent callers cost one store read.
-    const recalled = this.#cache?.recall(query);
-    if (recalled !== undefined) {
-      const stored = await recalled;
-      trace?.level(stored === undefined ? 'miss' : 'hit', 'shared');
-      if (stored !== undefined) return stored;
-      const lookups = this.#fleet?.lookups;
-      if (lookups !== undefined) {
-        const ask = () => this.#transport.send(lookup).then((result) => this.#keep(result));
-        return lookups.run(query.hash, ask, () => this.#cache?.poll(query), lookup.signal);
-      }
+    const recalled = this.#cache?.recall(lookup.query);
+    if (recalled !== undefined) return this.#recalled(lookup, recalled, trace);
+    const sent = this.#transport.send(lookup);
+    return this.#cache === undefined ? sent : sent.then((result) => this.#keep(result));
+  }
+
+  /** The shared store's answer, else the service's (once per fleet), kept in the cache. */
+  async #recalled(
+    lookup: LookupExchange,
+    recalled: Promise<ScanResult | undefined>,
+    trace: ScanTrace | undefined,
+  ): Promise<ScanResult> {
+    const { query } = lookup;
+    const stored = await recalled;
+    trace?.level(stored === undefined ? 'miss' : 'hit', 'shared');
+    if (stored !== undefined) return stored;
+    const lookups = this.#fleet?.lookups;
+    if (lookups !== undefined) {
+      const ask = () => this.#transport.send(lookup).then((result) => this.#keep(result));
+      return lookups.run(query.hash, ask, () => this.#cache?.poll(query), lookup.signal);
     }
     return this.#keep(await this.#transport.send(lookup));
   }

@@ -40,18 +40,20 @@ export interface Sender {
  * interceptors installed later still see it. ky's own retry, time-out and
  * HTTP errors are off: the transport owns all three, so attempts never multiply.
  *
- * Whatever it is given, ky builds per request an `AbortController`, a
- * `Request` following its signal and a clone of it (for its retries, which
- * are off), then calls its `fetch` option. On the default path that option
- * calls `globalThis.fetch` with the URL and a plain init (method, headers,
- * body, the attempt's one signal, no redirects) rather than with ky's
- * `Request`: `fetch` then builds one `Request` from a string instead of
- * copying ky's, which costs less CPU per request (BENCHMARKS.md). ky's
- * `Request` carries the same method, URL and body, so what is sent is the
- * same; it is never sent, so it is not given the attempt's signal either (no
- * `AbortSignal.any` per request). A custom `fetch` may read only the `Request`
- * it is given, so it gets the signal and headers through ky. The body is read
- * counted, at most `maxBytes` once decoded; past it the connection is cut.
+ * Whatever it is given, ky builds per request an `AbortController` and a
+ * `Request` following its signal. With a custom `fetch`, ky then clones that
+ * `Request` (for its retries, which are off) and calls `custom` with it: a
+ * custom `fetch` may read only the `Request` it is given, so it gets the
+ * signal and headers through ky. On the default path ky's `beforeRequest`
+ * hook ({@link sendOwnRequest}) calls `globalThis.fetch` with the URL and a
+ * plain init (method, headers, body, the attempt's one signal, no redirects)
+ * and hands ky the response, which ends ky's request there: no clone, and
+ * `fetch` builds one `Request` from a string instead of copying ky's, each a
+ * `Request` and a signal registration less per request (BENCHMARKS.md).
+ * ky's own `Request` (method and URL) is never sent, so it carries neither
+ * the body nor the attempt's signal (no `AbortSignal.any` per request). The
+ * body is read counted, at most `maxBytes` once decoded; past it the
+ * connection is cut.
  *
  * Why the attempt's signal is aborted ("settled") once the body is read:
  * a `Request` built with a signal registers itself with undici's
@@ -76,16 +78,20 @@ export function kySender(custom: FetchLike | undefined, maxBytes: number): Sende
         throwHttpErrors: false,
         // A redirect could downgrade to http: or carry the key to another host.
         redirect: 'manual',
-        ...(custom !== undefined && { headers: BASE_HEADERS }),
+        ...(custom === undefined
+          ? { hooks: { beforeRequest: [sendOwnRequest] }, fetch: ownResponse }
+          : { headers: BASE_HEADERS }),
       });
       const controller = new AbortController();
       const { signal } = controller;
-      const options: Options = { method: request.method, body: request.body ?? null };
+      let options: Options;
       if (custom === undefined) {
         const init: RequestInit = { method: request.method, headers: headersOf(request), signal, redirect: 'manual' };
         if (request.body !== undefined) init.body = request.body;
-        options.fetch = () => globalThis.fetch(url, init);
+        const own: OwnRequest = { method: request.method, [SEND]: { url, init } };
+        options = own;
       } else {
+        options = { method: request.method, body: request.body ?? null };
         options.signal = signal;
         if (request.headers !== undefined) options.headers = request.headers;
         options.fetch = (input, init) => custom(input as Request, init);
@@ -117,6 +123,47 @@ export function dispatchSender(
   const target = dispatchTarget(baseUrl);
   const tracked = trackWrites ? trackRequestWrites(dispatcher) : untrackedDispatcher(dispatcher);
   return { send: (_url, request, attempt) => sendWithDispatcher(tracked, target, request, attempt, maxBytes) };
+}
+
+/**
+ * The option under which a request on the default path carries its own URL
+ * and init to {@link sendOwnRequest}: ky passes options it does not know
+ * through to its hooks.
+ */
+const SEND = 'hashscanSend';
+
+/** What a request on the default path is sent with, and once sent, its response. */
+interface OwnSending {
+  readonly url: string;
+  readonly init: RequestInit;
+  sent?: Promise<Response>;
+}
+
+/** ky's options for one request on the default path: the method, and what `fetch` is called with. */
+type OwnRequest = Options & { readonly [SEND]: OwnSending };
+
+/**
+ * ky's `beforeRequest` hook on the default path: sends the attempt's own
+ * request (see {@link kySender}) and hands ky its response, which ky takes
+ * as the answer (a hook that returns a `Response` ends the request there).
+ * ky then neither clones its `Request` for retries (which are off) nor calls
+ * its `fetch` option: one `Request` and its signal registration less per request.
+ */
+function sendOwnRequest(_request: Request, options: unknown): Promise<Response> {
+  const own = (options as OwnRequest)[SEND];
+  own.sent = globalThis.fetch(own.url, own.init);
+  return own.sent;
+}
+
+/**
+ * ky's `fetch` option on the default path, called only when ky did not take
+ * the hook's answer as a `Response`: a `fetch` put in `globalThis` whose
+ * responses are another class (undici's own `fetch` from npm, a polyfill).
+ * It hands ky the response already on its way, so nothing is sent twice.
+ */
+function ownResponse(_input: unknown, options?: unknown): Promise<Response> {
+  const sent = (options as OwnRequest | undefined)?.[SEND]?.sent;
+  return sent ?? Promise.reject(new TypeError('the request was not sent'));
 }
 
 /** The abort reason of an attempt whose response was read in full (see {@link kySender}). */
