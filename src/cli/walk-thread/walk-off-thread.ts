@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { FileIdentity } from '../inventory/store.js';
 import { builtThreadFile } from '../thread-file.js';
 import { type WalkOptions, walk } from '../walk.js';
-import { type FromWalker, identityOf, type ProblemWire, unpack, type WalkJob } from './wire.js';
+import { type FromWalker, IN_FLIGHT, identityOf, type ProblemWire, unpack, type WalkJob } from './wire.js';
 
 /** What the walk is told of each file and problem (the walk's own options, with the file's identity). */
 export interface WalkThreadOptions extends Omit<WalkOptions, 'claim' | 'followSymlinks'> {
@@ -25,16 +25,17 @@ export interface WalkThread {
   close(): void;
 }
 
-/**
- * Starts walking `roots` (`threadFile`: the thread's file; by default the
- * one the build puts beside `cli.js`, none when run from source: the walk
- * then runs on this thread when its files are taken).
- */
-export function startWalk(
-  roots: readonly string[],
-  followSymlinks: boolean,
-  threadFile = builtThreadFile('cli-walk-thread', import.meta.url),
-): WalkThread {
+/** Where the thread is and how far it may run ahead. */
+export interface WalkThreadSetup {
+  /** The thread's file. @defaultValue the one the build puts beside `cli.js` (none when run from source: the walk then runs on this thread when its files are taken) */
+  readonly threadFile?: URL | undefined;
+  /** Messages the thread sends ahead of the reader, at most. @defaultValue {@link IN_FLIGHT} */
+  readonly limit?: number;
+}
+
+/** Starts walking `roots`; its files are taken later, through {@link WalkThread.files}. */
+export function startWalk(roots: readonly string[], followSymlinks: boolean, setup: WalkThreadSetup = {}): WalkThread {
+  const threadFile = 'threadFile' in setup ? setup.threadFile : builtThreadFile('cli-walk-thread', import.meta.url);
   if (threadFile === undefined) {
     return {
       files: (options) =>
@@ -43,7 +44,9 @@ export function startWalk(
     };
   }
   const inFlight = new SharedArrayBuffer(4);
-  const worker = new Worker(threadFile, { workerData: { roots, followSymlinks, inFlight } satisfies WalkJob });
+  const worker = new Worker(threadFile, {
+    workerData: { roots, followSymlinks, inFlight, limit: setup.limit ?? IN_FLIGHT } satisfies WalkJob,
+  });
   // Until its files are taken, the thread does not keep the process alive (a run that fails first still exits).
   worker.unref();
   const messages: FromWalker[] = [];

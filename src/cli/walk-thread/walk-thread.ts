@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { walk } from '../walk.js';
-import { FileBatch, type FromWalker, IN_FLIGHT, identityOf, type WalkJob } from './wire.js';
+import { FileBatch, type FromWalker, identityOf, type WalkJob } from './wire.js';
 
 /** Files per batch. */
 const BATCH = 512;
@@ -18,8 +18,8 @@ const inFlight = new Int32Array(job.inFlight);
 const batch = new FileBatch();
 
 const send = (message: FromWalker, transfer?: ArrayBuffer[]): void => {
-  // The main thread is behind by IN_FLIGHT batches: wait until it takes one.
-  for (let sent = Atomics.load(inFlight, 0); sent >= IN_FLIGHT; sent = Atomics.load(inFlight, 0)) {
+  // The main thread is behind by `limit` messages: wait until it takes one.
+  for (let sent = Atomics.load(inFlight, 0); sent >= job.limit; sent = Atomics.load(inFlight, 0)) {
     Atomics.wait(inFlight, 0, sent);
   }
   Atomics.add(inFlight, 0, 1);

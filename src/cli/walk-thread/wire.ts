@@ -21,11 +21,13 @@ export function identityOf(path: Buffer): FileIdentity | undefined {
 export interface WalkJob {
   readonly roots: readonly string[];
   readonly followSymlinks: boolean;
-  /** Counts the batches sent and not yet taken (index 0): the thread waits while it reaches {@link IN_FLIGHT}. */
+  /** Counts the messages sent and not yet taken (index 0): the thread waits while it reaches `limit`. */
   readonly inFlight: SharedArrayBuffer;
+  /** Messages sent and not yet taken, at most: memory stays bounded whatever the tree. */
+  readonly limit: number;
 }
 
-/** Batches sent and not yet taken, at most: memory stays bounded whatever the tree. */
+/** {@link WalkJob.limit} by default: room for the whole walk of a large tree while the rows load (512 files a batch). */
 export const IN_FLIGHT = 256;
 
 /** Something met that is not a file to read (the walk's problems), as it crosses threads. */

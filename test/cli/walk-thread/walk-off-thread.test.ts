@@ -29,9 +29,9 @@ afterAll(async () => {
 });
 
 /** Everything a walk tells its reader, in order: claimed and yielded files with identities, and problems. */
-async function events(threadFile: URL | undefined, followSymlinks: boolean): Promise<string[]> {
+async function events(threadFile: URL | undefined, followSymlinks: boolean, limit?: number): Promise<string[]> {
   const seen: string[] = [];
-  const walker = startWalk([dir], followSymlinks, threadFile);
+  const walker = startWalk([dir], followSymlinks, { threadFile, ...(limit === undefined ? {} : { limit }) });
   for await (const path of walker.files({
     claim: (path, identity) => {
       seen.push(`claim ${path.toString('hex')} ${JSON.stringify(identity)}`);
@@ -50,6 +50,8 @@ describe('the inventory’s walk on a thread of its own', () => {
       const off = await events(THREAD, followSymlinks);
       const on = await events(undefined, followSymlinks);
       expect(off).toEqual(on);
+      // The thread held to one message ahead of the reader (it waits, then goes on): the same again.
+      expect(await events(THREAD, followSymlinks, 1)).toEqual(on);
       expect(off.filter((event) => event.startsWith('claim')).length).toBe(FILES + (followSymlinks ? 2 : 1));
       expect(off.some((event) => event.startsWith('problem special'))).toBe(true);
       expect(off.some((event) => event.startsWith(followSymlinks ? 'problem loop' : 'problem symlink'))).toBe(true);
@@ -64,7 +66,8 @@ describe('the inventory’s walk on a thread of its own', () => {
     // The process's threads (Linux): a thread left running would stay among them.
     const threads = (): number => readdirSync('/proc/self/task').length;
     const before = threads();
-    const walker = startWalk([dir], false, THREAD);
+    // One message ahead at most: the thread waits for the reader after its first batch, and stays waiting.
+    const walker = startWalk([dir], false, { threadFile: THREAD, limit: 1 });
     let taken = 0;
     for await (const _ of walker.files({ claim: () => false, onProblem: () => {} })) {
       taken += 1;
@@ -72,7 +75,7 @@ describe('the inventory’s walk on a thread of its own', () => {
     }
     expect(taken).toBe(3);
     expect(threads()).toBe(before);
-    startWalk([dir], false, THREAD).close();
+    startWalk([dir], false, { threadFile: THREAD, limit: 1 }).close();
     await vi.waitFor(() => expect(threads()).toBe(before));
   });
 });
