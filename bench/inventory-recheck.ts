@@ -5,6 +5,8 @@
  *  - `find TREE -type f -printf '%s %T@ %i %p\n'`: the stat floor;
  *  - `scan --inventory` (every file reported, and `--changes-only`);
  *  - the manifest approach (bench/inventory/manifest-recheck.mjs: size + mtime + digest, rehash only changes);
+ *  - two floors of a Node process: only the walk and a stat per file (bench/inventory/floor-walk.mjs),
+ *    only the inventory's rows read back (bench/inventory/floor-rows.mjs);
  *  - a full rescan (`scan` without inventory: every file read and looked up).
  * The service is the sandbox in this process; answers are fresh (default --max-age), so the
  * inventory runs ask nothing. Run after `npm run build` (dist/cli.js).
@@ -95,6 +97,9 @@ const contenders: Record<string, () => Promise<Figure>> = {
   'scan --inventory': () => run(`${cli} --inventory ${db} ${tree}`),
   'scan --inventory --changes-only': () => run(`${cli} --inventory ${db} --changes-only ${tree}`),
   'manifest script': () => run(`node bench/inventory/manifest-recheck.mjs ${manifest} ${tree}`),
+  // Floors of a Node process: only the walk with a stat per file, only the inventory's rows read back.
+  'node: walk + stat only': () => run(`node bench/inventory/floor-walk.mjs ${tree}`),
+  'node: rows only': () => run(`node bench/inventory/floor-rows.mjs ${db}`),
   ...(FULL_RESCAN ? { 'full rescan (scan)': () => run(`${cli} ${tree}`) } : {}),
 };
 const figures = await interleave(ROUNDS, contenders);
