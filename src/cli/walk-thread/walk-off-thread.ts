@@ -5,6 +5,7 @@
  * the roots are known, before the inventory is opened; its files are taken
  * later, through {@link WalkThread.files}.
  */
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileIdentity } from '../inventory/store.js';
 import { builtThreadFile } from '../thread-file.js';
@@ -27,7 +28,10 @@ export interface WalkThread {
 
 /** Where the thread is and how far it may run ahead. */
 export interface WalkThreadSetup {
-  /** The thread's file. @defaultValue the one the build puts beside `cli.js` (none when run from source: the walk then runs on this thread when its files are taken) */
+  /**
+   * The thread's file; none: the walk runs on this thread when its files are taken.
+   * @defaultValue the one the build puts beside `cli.js`; none when run from source or on a single core
+   */
   readonly threadFile?: URL | undefined;
   /** Messages the thread sends ahead of the reader, at most. @defaultValue {@link IN_FLIGHT} */
   readonly limit?: number;
@@ -35,7 +39,13 @@ export interface WalkThreadSetup {
 
 /** Starts walking `roots`; its files are taken later, through {@link WalkThread.files}. */
 export function startWalk(roots: readonly string[], followSymlinks: boolean, setup: WalkThreadSetup = {}): WalkThread {
-  const threadFile = 'threadFile' in setup ? setup.threadFile : builtThreadFile('cli-walk-thread', import.meta.url);
+  // One core: the thread would only take turns with the main thread, and its start-up is paid for nothing.
+  const threadFile =
+    'threadFile' in setup
+      ? setup.threadFile
+      : availableParallelism() > 1
+        ? builtThreadFile('cli-walk-thread', import.meta.url)
+        : undefined;
   if (threadFile === undefined) {
     return {
       files: (options) =>
