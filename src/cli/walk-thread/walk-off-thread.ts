@@ -13,7 +13,7 @@ import { type WalkOptions, walk } from '../walk.js';
 import { type FromWalker, IN_FLIGHT, identityOf, type ProblemWire, unpack, type WalkJob } from './wire.js';
 
 /** What the walk is told of each file and problem (the walk's own options, with the file's identity). */
-export interface WalkThreadOptions extends Omit<WalkOptions, 'claim' | 'followSymlinks'> {
+interface WalkThreadOptions extends Omit<WalkOptions, 'claim' | 'followSymlinks'> {
   /** `true` when the caller settled the file then and there; otherwise it is yielded. */
   readonly claim: (path: Buffer, identity: FileIdentity | undefined) => boolean;
 }
