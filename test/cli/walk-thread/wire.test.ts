@@ -14,9 +14,7 @@ describe('the walking thread’s packed batches', () => {
         Buffer.alloc(i % 180, 0x61),
       ]);
       const identity =
-        i % 97 === 0
-          ? undefined
-          : { size: i * 4099, mtimeMs: 1_764_000_000_123.25 + i, ino: 2 ** 52 + i, dev: 64_769 };
+        i % 97 === 0 ? undefined : { size: i * 4099, mtimeMs: 1_764_000_000_123.25 + i, ino: 2 ** 52 + i, dev: 64_769 };
       batch.add(path, identity);
       sent.push({ path, identity });
     }
