@@ -27,7 +27,7 @@ import { openObjectSource, sortArguments } from '../sources/objects.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { EXIT, UsageError } from '../usage-error.js';
 import { type WalkProblem, walk } from '../walk.js';
-import { startWalk } from '../walk-thread/walk-off-thread.js';
+import { startWalk, worthAThread } from '../walk-thread/walk-off-thread.js';
 import { identityOf } from '../walk-thread/wire.js';
 import { HELP } from './scan-help.js';
 
@@ -140,7 +140,11 @@ export const scanCommand: Command = {
     const walker =
       inventoryFlags === undefined || paths.length === 0
         ? undefined
-        : startWalk(paths, values['follow-symlinks'] === true);
+        : startWalk(
+            paths,
+            values['follow-symlinks'] === true,
+            worthAThread(inventoryFlags.path) ? {} : { threadFile: undefined },
+          );
     const run =
       inventoryFlags === undefined
         ? undefined

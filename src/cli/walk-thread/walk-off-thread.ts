@@ -5,6 +5,7 @@
  * the roots are known, before the inventory is opened; its files are taken
  * later, through {@link WalkThread.files}.
  */
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileIdentity } from '../inventory/store.js';
@@ -35,6 +36,21 @@ export interface WalkThreadSetup {
   readonly threadFile?: URL | undefined;
   /** Messages the thread sends ahead of the reader, at most. @defaultValue {@link IN_FLIGHT} */
   readonly limit?: number;
+}
+
+/**
+ * An inventory file from this size up holds rows enough (about 15,000) for a walk beside their
+ * reading to pay for the thread's start-up; below it the walk stays on the main thread (BENCHMARKS.md).
+ */
+const THREAD_FROM_BYTES = 4 * 2 ** 20;
+
+/** Whether the walk beside the reading of the inventory at `path` is worth a thread of its own. */
+export function worthAThread(path: string): boolean {
+  try {
+    return (statSync(path, { throwIfNoEntry: false })?.size ?? 0) >= THREAD_FROM_BYTES;
+  } catch {
+    return false;
+  }
 }
 
 /** Starts walking `roots`; its files are taken later, through {@link WalkThread.files}. */

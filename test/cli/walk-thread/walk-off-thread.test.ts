@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startWalk } from '../../../src/cli/walk-thread/walk-off-thread.js';
+import { startWalk, worthAThread } from '../../../src/cli/walk-thread/walk-off-thread.js';
 import { identityOf } from '../../../src/cli/walk-thread/wire.js';
 import { CLI_PATH } from '../build-cli.js';
 
@@ -77,5 +77,15 @@ describe('the inventory’s walk on a thread of its own', () => {
     expect(threads()).toBe(before);
     startWalk([dir], false, { threadFile: THREAD, limit: 1 }).close();
     await vi.waitFor(() => expect(threads()).toBe(before));
+  });
+
+  it('is worth a thread only beside an inventory with rows enough to read meanwhile', () => {
+    const inventory = join(dir, 'inventory.db');
+    expect(worthAThread(inventory)).toBe(false); // none yet: day one
+    writeFileSync(inventory, 'small');
+    expect(worthAThread(inventory)).toBe(false);
+    truncateSync(inventory, 4 * 2 ** 20); // sparse: the size is what counts
+    expect(worthAThread(inventory)).toBe(true);
+    rmSync(inventory); // the walked tree stays as the other tests walk it
   });
 });
