@@ -43,10 +43,11 @@ export const CLI_BANNER = [
  */
 export const CLI_CHUNK_NAMES = 'cli-chunks/[name]-[hash]';
 
-/** The bin, scan's hashing thread (src/cli/hashing/) and the lookup threads of `--workers` (src/cli/lookups/). */
+/** The bin, scan's hashing thread (src/cli/hashing/), the inventory's walking thread (src/cli/walk-thread/) and the lookup threads of `--workers` (src/cli/lookups/). */
 export const CLI_ENTRIES = {
   cli: 'src/cli/bin.ts',
   'cli-hash-thread': 'src/cli/hashing/hash-thread.ts',
+  'cli-walk-thread': 'src/cli/walk-thread/walk-thread.ts',
   'cli-lookup-thread': 'src/cli/lookups/lookup-thread.ts',
 };
 

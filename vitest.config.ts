@@ -44,6 +44,7 @@ export default defineConfig({
       exclude: [
         'src/cli/bin.ts',
         'src/cli/hashing/hash-thread.ts',
+        'src/cli/walk-thread/walk-thread.ts',
         'src/cli/lookups/lookup-thread.ts',
         'src/cli/lookups/on-threads.ts',
         'src/cli/otel-session.ts',

@@ -5,9 +5,12 @@
  *  - `find TREE -type f -printf '%s %T@ %i %p\n'`: the stat floor;
  *  - `scan --inventory` (every file reported, and `--changes-only`);
  *  - the manifest approach (bench/inventory/manifest-recheck.mjs: size + mtime + digest, rehash only changes);
+ *  - two floors of a Node process: only the walk and a stat per file (bench/inventory/floor-walk.mjs),
+ *    only the inventory's rows read back (bench/inventory/floor-rows.mjs);
  *  - a full rescan (`scan` without inventory: every file read and looked up).
  * The service is the sandbox in this process; answers are fresh (default --max-age), so the
- * inventory runs ask nothing. Run after `npm run build` (dist/cli.js).
+ * inventory runs ask nothing. Run after `npm run build` (dist/cli.js). BENCH_BEFORE_DIST=DIR adds
+ * another build's `scan --inventory` (DIR/cli.js) to the same rounds.
  * Usage: node --import tsx bench/inventory-recheck.ts [--quick] [--files N] [--rounds N]
  */
 import { spawn } from 'node:child_process';
@@ -29,6 +32,7 @@ const option = (name: string, fallback: number): number => {
 const FILES = option('--files', QUICK ? 500 : 100_000);
 const ROUNDS = option('--rounds', QUICK ? 1 : 5);
 const FULL_RESCAN = !args.includes('--no-rescan');
+const BEFORE_DIST = process.env.BENCH_BEFORE_DIST;
 
 /** Each Node process writes its `/proc/self/io` at exit, to a file named by BENCH_IO_DIR and its pid. */
 const IO_HOOK = `data:text/javascript,${encodeURIComponent(
@@ -94,7 +98,16 @@ const contenders: Record<string, () => Promise<Figure>> = {
   'find (stat floor)': () => run(`find ${tree} -type f -printf '%s %T@ %i %p\\n'`),
   'scan --inventory': () => run(`${cli} --inventory ${db} ${tree}`),
   'scan --inventory --changes-only': () => run(`${cli} --inventory ${db} --changes-only ${tree}`),
+  // Another build's CLI (BENCH_BEFORE_DIST: its dist/ folder) in the same rounds, on the same inventory.
+  ...(BEFORE_DIST === undefined
+    ? {}
+    : {
+        'scan --inventory (before)': () => run(`${cli.replace('dist/', `${BEFORE_DIST}/`)} --inventory ${db} ${tree}`),
+      }),
   'manifest script': () => run(`node bench/inventory/manifest-recheck.mjs ${manifest} ${tree}`),
+  // Floors of a Node process: only the walk with a stat per file, only the inventory's rows read back.
+  'node: walk + stat only': () => run(`node bench/inventory/floor-walk.mjs ${tree}`),
+  'node: rows only': () => run(`node bench/inventory/floor-rows.mjs ${db}`),
   ...(FULL_RESCAN ? { 'full rescan (scan)': () => run(`${cli} ${tree}`) } : {}),
 };
 const figures = await interleave(ROUNDS, contenders);

@@ -5,7 +5,7 @@ import { type DirEntry, joinBytes as join, readDirectory } from './dir-entries.j
 const YIELD_EVERY = 256;
 
 /** Something the walk met that is not a file to hash. */
-interface WalkProblem {
+export interface WalkProblem {
   /** The name as bytes (see `names.ts`). */
   readonly path: Buffer;
   /**

@@ -2,15 +2,16 @@ import { lstat } from 'node:fs/promises';
 import type { Decision, HashAlgorithm } from '../../index.js';
 import { decide } from '../../index.js';
 import { SecretMask } from '../../secrets/secret-mask.js';
-import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags, verdictHelp } from '../command.js';
+import { CONNECTION_OPTIONS, type Command, OUTPUT_OPTIONS, oneOf, parseFlags } from '../command.js';
 import { flagNumber } from '../config.js';
 import { hashFilesOffThread } from '../hashing/hash-off-thread.js';
-import { INVENTORY_HELP, INVENTORY_OPTIONS, inventoryOptions, reportGone } from '../inventory/flags.js';
+import { INVENTORY_OPTIONS, inventoryOptions, reportGone } from '../inventory/flags.js';
 import { InventoryRun, type Plan, type Settled } from '../inventory/inventory-run.js';
 import { BatchChannel, mergeBatches } from '../inventory/merge-batches.js';
 import { reportGoneObjects } from '../inventory/objects/gone-objects.js';
 import { ObjectInventoryRun } from '../inventory/objects/object-run.js';
 import { COL } from '../inventory/schema.js';
+import type { FileIdentity } from '../inventory/store.js';
 import { isNewBlock } from '../inventory/transition.js';
 import { unchangedRow } from '../inventory/unchanged-row.js';
 import { backpressure, Diagnostics, flushed } from '../io.js';
@@ -18,14 +19,17 @@ import { prepareLookups } from '../lookups/lookups.js';
 import { nameCells, nameText, shownName } from '../names.js';
 import { type Column, createWriter, FORMATS, type Row } from '../output/index.js';
 import { Progress } from '../progress.js';
-import { REDIS_HELP, REDIS_OPTION } from '../queue/fleet-flag.js';
+import { REDIS_OPTION } from '../queue/fleet-flag.js';
 import { MAX_LISTED_PATH_BYTES, openPathList, type PathList } from '../scan-input.js';
 import { errorCells, type OutcomeView, outcomeCells, TIME_COLUMNS } from '../scan-row.js';
 import { entryCells, fileEntry, hashedFile, lookupDigest, type ScanEntry } from '../sources/entry.js';
 import { openObjectSource, sortArguments } from '../sources/objects.js';
 import { type DecisionTally, describeTally, exitStatus } from '../tally.js';
 import { EXIT, UsageError } from '../usage-error.js';
-import { walk } from '../walk.js';
+import { type WalkProblem, walk } from '../walk.js';
+import { startWalk, worthAThread } from '../walk-thread/walk-off-thread.js';
+import { identityOf } from '../walk-thread/wire.js';
+import { HELP } from './scan-help.js';
 
 const OPTIONS = {
   ...OUTPUT_OPTIONS,
@@ -46,55 +50,6 @@ const OPTIONS = {
 } as const;
 
 const ALGORITHMS: readonly HashAlgorithm[] = ['sha256', 'sha1', 'md5'];
-
-const HELP = `Usage: hashscan-sms scan [options] <path | s3://bucket/prefix …>
-       hashscan-sms scan [options] --input LIST
-       find DIR -type f -print0 | hashscan-sms scan [options] -0
-
-Hashes every file under the given files and folders (recursively, each file
-read once) and looks the hashes up, repeated contents asked once. Each file is
-reported with its verdict (malicious, not_detected, error) and decision
-(block, allow, review). Unreadable files are reported as review, never skipped
-in silence, and so is a file that changed while it was read (FILE_CHANGED).
-Symbolic links below the named paths are not followed unless -L.
-
-Input:
-  -i, --input LIST      read the paths to scan from LIST (\`-\` for stdin), one per
-                        line, each taken as its exact bytes (every byte but the \\n);
-                        a listed folder is walked as if named on the command line
-  -0, --null            the list is NUL-separated (find -print0), for names holding
-                        a newline; without --input, read from stdin
-  A listed path that is missing, unreadable or not UTF-8 is its own row (review or
-  its verdict), never the end of the batch; an empty list is said so on stderr.
-
-Scanning:
-  -a, --algorithm ALG   sha256 (default), sha1 or md5; repeat for several digests
-                        from one read (the first is looked up), e.g. -a sha256 -a md5
-  -L, --follow-symlinks follow symbolic links (loops are detected and reported)
-  --hash-concurrency N  files read at once (default 8), objects checked at once (default 16)
-
-Object storage (s3://bucket/prefix; needs the optional package @aws-sdk/client-s3):
-  --endpoint-url URL    an S3-compatible store (MinIO, Ceph, R2; path-style addressing);
-                        default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS S3.
-                        Credentials and region: the AWS SDK's standard chain (AWS_REGION,
-                        else us-east-1). An object's stored SHA-256 (FULL_OBJECT checksum)
-                        or MD5 (a single-part, non-KMS, non-SSE-C ETag) is looked up
-                        without downloading; any other object is downloaded and hashed.
-                        Each row says which (digestSource); a listing cut short exits 2
-                        (with --inventory it marks nothing under it gone).
-
-${INVENTORY_HELP}
-
-${verdictHelp({ key: 'path', when: 'every row' })}
-${REDIS_HELP}
-
-Examples:
-  hashscan-sms scan --sandbox ./examples
-  HASHSCAN_API_KEY=… HASHSCAN_BASE_URL=https://… hashscan-sms scan /srv/uploads
-  hashscan-sms scan -f ndjson -a sha256 -a md5 /srv/uploads > report.ndjson
-  hashscan-sms scan -f csv --fail-on block /srv/uploads > report.csv || alert
-  hashscan-sms scan --endpoint-url http://127.0.0.1:9000 -f ndjson s3://uploads/2026/
-  hashscan-sms scan --inventory /var/lib/hashscan/uploads.db --changes-only --fail-on new-block /srv/uploads`;
 
 /**
  * A named path that does not exist is a mistake on the command line (a typo, a wrong folder): a usage
@@ -181,6 +136,15 @@ export const scanCommand: Command = {
       ...(inventoryFlags === undefined ? [] : [{ key: 'previousDecision', width: 0 }]),
       ...TIME_COLUMNS,
     ];
+    // With an inventory, the walk and its `stat`s start now, on a thread of their own, while the rows load.
+    const walker =
+      inventoryFlags === undefined || paths.length === 0
+        ? undefined
+        : startWalk(
+            paths,
+            values['follow-symlinks'] === true,
+            worthAThread(inventoryFlags.path) ? {} : { threadFile: undefined },
+          );
     const run =
       inventoryFlags === undefined
         ? undefined
@@ -188,6 +152,9 @@ export const scanCommand: Command = {
             roots: paths,
             algorithms,
             maxAgeMs: inventoryFlags.maxAgeMs,
+          }).catch((error: unknown) => {
+            walker?.close();
+            throw error;
           });
     // Objects have their own table in the same file, their answers pooled with the files'.
     const objectRun =
@@ -197,6 +164,7 @@ export const scanCommand: Command = {
             primary,
             answers: run,
           }).catch((error: unknown) => {
+            walker?.close();
             run.close();
             source.close();
             throw error;
@@ -209,6 +177,7 @@ export const scanCommand: Command = {
     const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
       (error: unknown) => {
         progress.stop();
+        walker?.close();
         source?.close();
         objectRun?.close();
         run?.close();
@@ -249,52 +218,55 @@ export const scanCommand: Command = {
     // The walk reached its end: a recorded file it did not meet is gone.
     let walkComplete = false;
     let offered: { readonly path: Buffer; readonly plan: Plan } | undefined; // the plan of the file about to be yielded
-    const files = walk(list?.paths ?? paths, {
-      followSymlinks: values['follow-symlinks'] === true,
+    const walkOptions = {
       signal,
-      pause: () => backpressure(io.out, signal), // a file as it was with a fresh answer is reported from the walk:
-      claim:
-        run &&
-        ((path) => {
-          const plan = run.plan(path);
-          if (plan.kind !== 'unchanged') {
-            offered = { path, plan };
-            return false;
-          }
-          walked += 1;
-          progress.counters.hashed += 1;
-          progress.counters.looked += 1;
-          progress.clear();
-          tally[plan.row[COL.decision]] += 1;
-          changes.unchanged += 1;
-          if (inventoryFlags?.changesOnly !== true) writer.write(unchangedRow(path, plan.row, algorithms));
-          return true;
-        }),
-      onProblem: (problem) => {
-        if (problem.kind === 'unreadable') {
-          run?.keep(problem.path);
-          const code = problem.error?.code ?? 'UNREADABLE';
-          unreadable(problem.path, code, problem.error?.message ?? 'cannot be read');
-          return;
-        }
-        skipped += 1;
-        if (problem.kind === 'loop') {
-          progress.clear();
-          diagnostics.line(
-            `hashscan-sms: skipped ${shownName(problem.path)}: directory already visited (symbolic link loop)`,
-          );
-        } else if (problem.kind === 'alias') {
-          // Not a loop: the same directory by another name (`libtsan2 -> gcc-12-base`), its files reported once.
-          progress.clear();
-          const via = problem.first === undefined ? 'another path' : shownName(problem.first);
-          diagnostics.line(`hashscan-sms: skipped ${shownName(problem.path)}: already scanned via ${via}`);
-        } else if (values.verbose === true) {
-          progress.clear();
-          const why = problem.kind === 'symlink' ? 'symbolic link not followed (use -L)' : 'not a regular file';
-          diagnostics.line(`hashscan-sms: skipped ${shownName(problem.path)}: ${why}`);
-        }
-      },
-    });
+      pause: () => backpressure(io.out, signal),
+      onProblem,
+    };
+    // A file as it was with a fresh answer is reported from the walk.
+    const claim = (run: InventoryRun, path: Buffer, identity: FileIdentity | undefined): boolean => {
+      const plan = run.plan(path, identity);
+      if (plan.kind !== 'unchanged') {
+        offered = { path, plan };
+        return false;
+      }
+      walked += 1;
+      progress.counters.hashed += 1;
+      progress.counters.looked += 1;
+      progress.clear();
+      tally[plan.row[COL.decision]] += 1;
+      changes.unchanged += 1;
+      if (inventoryFlags?.changesOnly !== true) writer.write(unchangedRow(path, plan.row, algorithms));
+      return true;
+    };
+    function onProblem(problem: WalkProblem): void {
+      if (problem.kind === 'unreadable') {
+        run?.keep(problem.path);
+        const code = problem.error?.code ?? 'UNREADABLE';
+        unreadable(problem.path, code, problem.error?.message ?? 'cannot be read');
+        return;
+      }
+      skipped += 1;
+      if (problem.kind === 'loop') {
+        progress.clear();
+        diagnostics.line(
+          `hashscan-sms: skipped ${shownName(problem.path)}: directory already visited (symbolic link loop)`,
+        );
+      } else if (problem.kind === 'alias') {
+        // Not a loop: the same directory by another name (`libtsan2 -> gcc-12-base`), its files reported once.
+        progress.clear();
+        const via = problem.first === undefined ? 'another path' : shownName(problem.first);
+        diagnostics.line(`hashscan-sms: skipped ${shownName(problem.path)}: already scanned via ${via}`);
+      } else if (values.verbose === true) {
+        progress.clear();
+        const why = problem.kind === 'symlink' ? 'symbolic link not followed (use -L)' : 'not a regular file';
+        diagnostics.line(`hashscan-sms: skipped ${shownName(problem.path)}: ${why}`);
+      }
+    }
+    const files =
+      run === undefined || walker === undefined
+        ? walk(list?.paths ?? paths, { ...walkOptions, followSymlinks: values['follow-symlinks'] === true })
+        : walker.files({ ...walkOptions, claim: (path, identity) => claim(run, path, identity) });
     const updateTotal = (): void => {
       if (walkEnded) progress.counters.total = walked - unhashable;
     };
@@ -304,7 +276,7 @@ export const scanCommand: Command = {
       try {
         for await (const path of files) {
           walked += 1;
-          const plan = offered?.path === path ? offered.plan : run?.plan(path);
+          const plan = offered?.path === path ? offered.plan : run?.plan(path, identityOf(path));
           offered = undefined;
           if (plan?.kind === 'known') {
             progress.counters.hashed += 1;

@@ -4,7 +4,6 @@
  * for), which hashes have an answer younger than `--max-age`, each file's
  * transition, and the files gone from under the scanned roots.
  */
-import { statSync } from 'node:fs';
 import type { HashAlgorithm, HashedFile } from '../../index.js';
 import type { OutcomeView } from '../scan-row.js';
 import { COL, type FileRow } from './schema.js';
@@ -82,15 +81,17 @@ export class InventoryRun {
     }
   }
 
-  /** Takes the file's identity; a file whose identity is the recorded one is not read again. */
-  plan(path: Buffer): Plan {
-    const info = statSync(path, { throwIfNoEntry: false });
+  /**
+   * What to do with a walked file, given the identity the walk took
+   * (`undefined`: it could not be inspected); a file whose identity is the
+   * recorded one is not read again.
+   */
+  plan(path: Buffer, identity: FileIdentity | undefined): Plan {
     // Reading it reports why it cannot be read.
-    if (info === undefined) return { kind: 'hash' };
+    if (identity === undefined) return { kind: 'hash' };
     const key = path.toString('hex');
     this.#met.add(key);
     const previous = this.#rows.get(key);
-    const identity = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, dev: info.dev };
     const algorithms = this.#options.algorithms;
     const primary = algorithms[0] as HashAlgorithm;
     if (previous === undefined || !sameIdentity(previous, identity)) {
@@ -110,7 +111,7 @@ export class InventoryRun {
     for (const algorithm of algorithms) digests[algorithm] = previous[COL[algorithm]] as string;
     return {
       kind: 'known',
-      file: { index: -1, path, size: info.size, digests: digests as HashedFile<HashAlgorithm>['digests'] },
+      file: { index: -1, path, size: identity.size, digests: digests as HashedFile<HashAlgorithm>['digests'] },
     };
   }
 
