@@ -87,10 +87,11 @@ export class InventoryRun {
    * recorded one is not read again.
    */
   plan(path: Buffer, identity: FileIdentity | undefined): Plan {
+    const key = path.toString('hex');
+    // Met, whatever follows: a file read after a failed `stat` (replaced then) is not `gone`.
+    this.#met.add(key);
     // Reading it reports why it cannot be read.
     if (identity === undefined) return { kind: 'hash' };
-    const key = path.toString('hex');
-    this.#met.add(key);
     const previous = this.#rows.get(key);
     const algorithms = this.#options.algorithms;
     const primary = algorithms[0] as HashAlgorithm;
