@@ -67,7 +67,7 @@ export async function batchMemory(
   server: BenchServer,
   {
     concurrency = 64,
-    hashes = argument('hashes') ?? (QUICK ? 5_000 : 500_000),
+    hashes = argument('hashes') ?? (QUICK ? 2_000 : 500_000),
     rounds = argument('rounds') ?? (QUICK ? 1 : 3),
   } = {},
 ): Promise<BatchMemoryResult> {

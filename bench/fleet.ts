@@ -53,7 +53,7 @@ export interface FleetSettings {
 export const FLEET_SETTINGS: FleetSettings = QUICK
   ? {
       ...{ rounds: 1, lookups: 400, unique: 100, concurrency: 8, latencyMs: 5, outageCalls: 200, outageCallers: 20 },
-      faultLookups: 2_000,
+      faultLookups: 500,
       storeLookups: 200,
     }
   : {

@@ -8,7 +8,7 @@
  * the check is the same one (types, ranges, enumerated values, and how the
  * fields agree) without an object and an issue list built per row.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HashAlgorithm } from '../../index.js';
 
 /** What `meta.format` holds in every inventory. */

@@ -5,7 +5,7 @@
  * room may import the CLI's own modules and the package's public API; bullmq
  * and ioredis are optional peers loaded only here (see `load.ts`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The BullMQ queue every producer and worker of a Redis shares. */
 export const QUEUE_NAME = 'lookup';

@@ -5,7 +5,7 @@
  * run first meets it (a file written before has none, and older versions
  * leave it alone). Every row read back is checked, as `files` rows are.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { answerRules, DIGEST_AND_ANSWER } from '../schema.js';
 
 /** Run on every open: a no-op once the table is there. */

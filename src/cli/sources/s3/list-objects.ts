@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { S3Connection } from './connect.js';
 import type { S3Location } from './s3-url.js';
 import { bareEtag } from './stored-digest.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type HashAlgorithm, hashStream } from '../../../hashing/index.js';
 import type { ObjectEntry, ObjectIdentity } from '../entry.js';
 import type { S3Connection } from './connect.js';
