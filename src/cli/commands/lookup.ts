@@ -96,19 +96,20 @@ export const lookupCommand: Command = {
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, false);
 
     const resume = resumeOptions(values.resume, values['max-age'], Date.now());
-    const input = await openLookupInput(positionals, values.input, resume, io, progress, nul ? 'nul' : 'text');
+    const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
+    // The connection before the input: a missing key or a bad flag is a usage error that creates no state file.
+    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress);
+    const input = await openLookupInput(positionals, values.input, resume, io, progress, nul ? 'nul' : 'text').catch(
+      async (error: unknown) => {
+        await lookups.close();
+        throw error;
+      },
+    );
     const { lines, state, readSoFar } = input;
     const stale = resume === undefined ? undefined : staleNote(resume.path, state, resume.freshness.maxAgeMs);
     // Results not kept in the state file (all of them without --resume).
     const own: DecisionTally = { allow: 0, block: 0, review: 0 };
-    const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
     if (stale !== undefined && values.quiet !== true) diagnostics.line(stale);
-    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
-      (error: unknown) => {
-        state?.close();
-        throw error;
-      },
-    );
     const writer = createWriter(format, format === 'table' ? LOOKUP_COLUMNS : LOOKUP_CSV_COLUMNS, io.out, io.env, {
       wide: values.wide === true,
     });

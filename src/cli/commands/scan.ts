@@ -145,6 +145,24 @@ export const scanCommand: Command = {
             values['follow-symlinks'] === true,
             worthAThread(inventoryFlags.path) ? {} : { threadFile: undefined },
           );
+    const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, true);
+    // The connection before the inventory: a missing key or a bad flag is a usage error that creates no inventory file.
+    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
+      (error: unknown) => {
+        progress.stop();
+        walker?.close();
+        source?.close();
+        throw error;
+      },
+    );
+    const closeOnError = async (error: unknown, ...opened: Array<{ close(): void } | undefined>): Promise<never> => {
+      progress.stop();
+      walker?.close();
+      source?.close();
+      for (const each of opened) each?.close();
+      await lookups.close();
+      throw error;
+    };
     const run =
       inventoryFlags === undefined
         ? undefined
@@ -152,10 +170,7 @@ export const scanCommand: Command = {
             roots: paths,
             algorithms,
             maxAgeMs: inventoryFlags.maxAgeMs,
-          }).catch((error: unknown) => {
-            walker?.close();
-            throw error;
-          });
+          }).catch((error: unknown) => closeOnError(error));
     // Objects have their own table in the same file, their answers pooled with the files'.
     const objectRun =
       run && source && inventoryFlags
@@ -163,27 +178,11 @@ export const scanCommand: Command = {
             locations: source.locations,
             primary,
             answers: run,
-          }).catch((error: unknown) => {
-            walker?.close();
-            run.close();
-            source.close();
-            throw error;
-          })
+          }).catch((error: unknown) => closeOnError(error, run))
         : undefined;
     const writer = createWriter(format, format === 'table' ? columns : csvColumns, io.out, io.env, {
       wide: values.wide === true,
     });
-    const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, true);
-    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
-      (error: unknown) => {
-        progress.stop();
-        walker?.close();
-        source?.close();
-        objectRun?.close();
-        run?.close();
-        throw error;
-      },
-    );
     const tally: DecisionTally = { allow: 0, block: 0, review: 0 };
     let newBlocks = 0;
     const changes = { new: 0, unchanged: 0, modified: 0, verdict: 0, gone: 0 };
@@ -355,6 +354,8 @@ export const scanCommand: Command = {
     } finally {
       progress.stop();
       writer.end();
+      // A walk whose files were not all taken (a failure, a stop) ends its thread here, not at the process's exit.
+      walker?.close();
       source?.close();
       // Every row handed to stdout is recorded (its callback) before the inventory closes, as `--resume` does.
       await flushed(io.out);

@@ -4,7 +4,7 @@
  * between runs (restarted on the same port) and which counts the lookups.
  */
 import { createHash } from 'node:crypto';
-import { statSync, utimesSync } from 'node:fs';
+import { existsSync, statSync, utimesSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -238,5 +238,25 @@ describe('scan --inventory', () => {
     const listed = await runCli(['scan', '--sandbox', '--inventory', join(dir, 'y.db'), '-0'], { input: '' });
     expect(listed.code).toBe(64);
     expect(listed.stderr).toContain('--inventory takes folders, files and s3:// locations as arguments');
+  });
+
+  it('a usage error of the connection creates no inventory file: no API key, a bad --timeout or --redis-timeout', async () => {
+    const s = await service();
+    const fresh = join(dir, 'never.db');
+    const noKey = await runCli(['scan', '--inventory', fresh, tree], { env: { HASHSCAN_BASE_URL: s.hashScanUrl } });
+    expect(noKey.code).toBe(64);
+    expect(noKey.stderr).toContain('missing API key');
+    const env = { HASHSCAN_BASE_URL: s.hashScanUrl, HASHSCAN_API_KEY: s.apiKey };
+    const badTimeout = await runCli(['scan', '--inventory', fresh, '--timeout', 'soon', tree], { env });
+    expect(badTimeout.code).toBe(64);
+    expect(badTimeout.stderr).toContain('--timeout must be');
+    const badRedis = await runCli(
+      ['scan', '--inventory', fresh, '--redis', 'redis://127.0.0.1:1', '--redis-timeout', '0s', tree],
+      { env },
+    );
+    expect(badRedis.code).toBe(64);
+    expect(badRedis.stderr).toContain('--redis-timeout');
+    expect(existsSync(fresh)).toBe(false);
+    expect(asked()).toEqual([]);
   });
 });

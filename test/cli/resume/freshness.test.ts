@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFor, type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
@@ -116,6 +116,24 @@ describe('lookup --resume STATE --max-age D', { timeout: 60_000 }, () => {
     expect(old.asked.sort()).toEqual([hashOf(1), hashOf(TURNED)].sort());
     expect(old.code).toBe(1);
     expect(old.stderr).toContain('2 answers older than 12h00m (the oldest 12h01m old) asked again');
+  });
+
+  it('a usage error of the connection creates no state file: no API key, a bad --timeout', async () => {
+    const input = join(dir, 'unkeyed.txt');
+    const state = join(dir, 'unkeyed.state');
+    writeFileSync(input, `${hashOf(1)}\n`);
+    const noKey = await runCli(['lookup', '--input', input, '--resume', state], {
+      env: { HASHSCAN_BASE_URL: now.hashScanUrl },
+    });
+    expect(noKey.code).toBe(64);
+    expect(noKey.stderr).toContain('missing API key');
+    const badTimeout = await runCli(['lookup', '--input', input, '--resume', state, '--timeout', 'soon'], {
+      env: envOf(now),
+    });
+    expect(badTimeout.code).toBe(64);
+    expect(badTimeout.stderr).toContain('--timeout must be');
+    expect(existsSync(state)).toBe(false);
+    expect(existsSync(`${state}.journal`)).toBe(false);
   });
 
   it('refuses a bad --max-age, --max-age without a state, and a state of the format before answer times', async () => {
