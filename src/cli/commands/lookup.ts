@@ -98,9 +98,15 @@ export const lookupCommand: Command = {
     const resume = resumeOptions(values.resume, values['max-age'], Date.now());
     const diagnostics = new Diagnostics(io, new SecretMask(), values.verbose === true);
     // The connection before the input: a missing key or a bad flag is a usage error that creates no state file.
-    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress);
+    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
+      (error: unknown) => {
+        progress.stop();
+        throw error;
+      },
+    );
     const input = await openLookupInput(positionals, values.input, resume, io, progress, nul ? 'nul' : 'text').catch(
       async (error: unknown) => {
+        progress.stop();
         await lookups.close();
         throw error;
       },
