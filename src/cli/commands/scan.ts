@@ -146,23 +146,18 @@ export const scanCommand: Command = {
             worthAThread(inventoryFlags.path) ? {} : { threadFile: undefined },
           );
     const progress = new Progress(io.err, io.err.isTTY === true && values.quiet !== true, true);
-    // The connection before the inventory: a missing key or a bad flag is a usage error that creates no inventory file.
-    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
-      (error: unknown) => {
-        progress.stop();
-        walker?.close();
-        source?.close();
-        throw error;
-      },
-    );
-    const closeOnError = async (error: unknown, ...opened: Array<{ close(): void } | undefined>): Promise<never> => {
+    // What a failure before the run undoes: the walk, the object source, and whatever else was opened by then.
+    const abandon = async (error: unknown, ...opened: Array<{ close(): unknown } | undefined>): Promise<never> => {
       progress.stop();
       walker?.close();
       source?.close();
-      for (const each of opened) each?.close();
-      await lookups.close();
+      for (const each of opened) await each?.close();
       throw error;
     };
+    // The connection before the inventory: a missing key or a bad flag is a usage error that creates no inventory file.
+    const lookups = await prepareLookups({ flags: values, pinned, workers }, diagnostics, progress).catch(
+      (error: unknown) => abandon(error),
+    );
     const run =
       inventoryFlags === undefined
         ? undefined
@@ -170,7 +165,7 @@ export const scanCommand: Command = {
             roots: paths,
             algorithms,
             maxAgeMs: inventoryFlags.maxAgeMs,
-          }).catch((error: unknown) => closeOnError(error));
+          }).catch((error: unknown) => abandon(error, lookups));
     // Objects have their own table in the same file, their answers pooled with the files'.
     const objectRun =
       run && source && inventoryFlags
@@ -178,7 +173,7 @@ export const scanCommand: Command = {
             locations: source.locations,
             primary,
             answers: run,
-          }).catch((error: unknown) => closeOnError(error, run))
+          }).catch((error: unknown) => abandon(error, run, lookups))
         : undefined;
     const writer = createWriter(format, format === 'table' ? columns : csvColumns, io.out, io.env, {
       wide: values.wide === true,

@@ -246,10 +246,12 @@ describe('scan --inventory', () => {
     const noKey = await runCli(['scan', '--inventory', fresh, tree], { env: { HASHSCAN_BASE_URL: s.hashScanUrl } });
     expect(noKey.code).toBe(64);
     expect(noKey.stderr).toContain('missing API key');
+    expect(existsSync(fresh)).toBe(false);
     const env = { HASHSCAN_BASE_URL: s.hashScanUrl, HASHSCAN_API_KEY: s.apiKey };
     const badTimeout = await runCli(['scan', '--inventory', fresh, '--timeout', 'soon', tree], { env });
     expect(badTimeout.code).toBe(64);
     expect(badTimeout.stderr).toContain('--timeout must be');
+    expect(existsSync(fresh)).toBe(false);
     const badRedis = await runCli(
       ['scan', '--inventory', fresh, '--redis', 'redis://127.0.0.1:1', '--redis-timeout', '0s', tree],
       { env },

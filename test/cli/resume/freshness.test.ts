@@ -127,6 +127,7 @@ describe('lookup --resume STATE --max-age D', { timeout: 60_000 }, () => {
     });
     expect(noKey.code).toBe(64);
     expect(noKey.stderr).toContain('missing API key');
+    expect(existsSync(state)).toBe(false);
     const badTimeout = await runCli(['lookup', '--input', input, '--resume', state, '--timeout', 'soon'], {
       env: envOf(now),
     });
