@@ -24,16 +24,22 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
     // Its own TMPDIR per run; a real Redis for the shared-cache tests (REDIS_URL, or a throw-away redis-server);
-    // and the CLI, bundled once for the tests that run it as a child process (test/cli/).
-    globalSetup: ['./test/global-setup.ts', './test/global-redis.ts', './test/cli/build-cli.ts'],
+    // the CLI, bundled once for the tests that run it as a child process (test/cli/); and the
+    // replica scripts of the fleet and limits tests, bundled once for their many processes.
+    globalSetup: [
+      './test/global-setup.ts',
+      './test/global-redis.ts',
+      './test/cli/build-cli.ts',
+      './test/build-replicas.ts',
+    ],
     // Fails the run on any unhandled rejection or process warning, in any test.
     setupFiles: ['test/setup/process-guard.ts'],
     // Timing is not what these tests measure: a loaded two-core machine under coverage runs a
     // CPU-bound test several times slower than a quiet one, so the limit only catches hangs.
     testTimeout: 30_000,
     // Most test files wait on child processes, Redis, sockets and timers rather than compute:
-    // three at a time on a two-core machine more than halves the suite's wall time.
-    maxWorkers: 3,
+    // four at a time keep a two-core machine busy, where three left part of it idle.
+    maxWorkers: 4,
     execArgv,
     coverage: {
       provider: 'v8',

@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { SmsClient, type SmsClientOptions } from '../../src/sms/sms-client.js';
+import { REPLICA_SCRIPTS } from '../build-replicas.js';
 import { collect } from '../helpers/child-output.js';
 import type { ReplicaConfig } from './replica.js';
-
-const REPLICA = fileURLToPath(new URL('./replica.ts', import.meta.url));
 
 /** A node-redis client as the link sees it (never called here): enough to build a fleet without a server. */
 export const STUB_REDIS = { sendCommand: async () => null, isReady: true, options: { disableOfflineQueue: true } };
@@ -37,8 +35,8 @@ export function runReplica(config: Omit<ReplicaConfig, 'startAt'> & { startAt?: 
   connected: Promise<void>;
   done: Promise<ReplicaReport>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', REPLICA], {
-    env: { ...process.env, TSX_DISABLE_CACHE: '1', REPLICA: JSON.stringify({ startAt: Date.now(), ...config }) },
+  const child = spawn(process.execPath, [REPLICA_SCRIPTS.fleet], {
+    env: { ...process.env, REPLICA: JSON.stringify({ startAt: Date.now(), ...config }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const done = collect(child).then(({ code, stdout, stderr }) => {

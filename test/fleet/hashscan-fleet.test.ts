@@ -4,7 +4,7 @@ import { startRedisServer } from '../helpers/redis-server.js';
 import { freshPrefix, hashes, runReplica } from './fleet-helpers.js';
 import { isHit, startLookupService } from './lookup-service.js';
 
-/** Replica processes need a moment to start (tsx, Redis connection) before they begin together. */
+/** Replica processes need a moment to start (Redis connection) before they begin together. */
 const START_DELAY_MS = 2_500;
 
 describeWithRedis('HashScanClient fleet: replicas as separate processes on a real Redis', (redisUrl) => {

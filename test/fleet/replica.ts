@@ -1,5 +1,6 @@
 /**
  * One replica of a fleet test, as its own process: `node --import tsx test/fleet/replica.ts`
+ * (the tests run it bundled: `test/build-replicas.ts`)
  * with its settings in the `REPLICA` environment variable (JSON). It connects its own Redis
  * client (node-redis or ioredis, offline queue off), runs its workload once `startAt` has come,
  * and prints one JSON line: every outcome in input order, and the client's stats.

@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { REPLICA_SCRIPTS } from '../build-replicas.js';
 import { collect } from '../helpers/child-output.js';
 import type { LimitsReplicaConfig } from './limits-replica.js';
-
-const REPLICA = fileURLToPath(new URL('./limits-replica.ts', import.meta.url));
 
 /** What a limits replica printed. */
 export interface LimitsReplicaReport {
@@ -21,8 +19,8 @@ export interface LimitsReplica {
 
 /** Starts one SMS replica as its own process. */
 export function startLimitsReplica(config: LimitsReplicaConfig): LimitsReplica {
-  const child = spawn(process.execPath, ['--import', 'tsx', REPLICA], {
-    env: { ...process.env, TSX_DISABLE_CACHE: '1', REPLICA: JSON.stringify(config) },
+  const child = spawn(process.execPath, [REPLICA_SCRIPTS.limits], {
+    env: { ...process.env, REPLICA: JSON.stringify(config) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const ready = new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 /**
  * One SMS replica of the limits tests and bench, as its own process:
- * `node --import tsx test/limits/limits-replica.ts` with its settings in
+ * `node --import tsx test/limits/limits-replica.ts` (the tests run it bundled:
+ * `test/build-replicas.ts`) with its settings in
  * the `REPLICA` environment variable (JSON). It connects its own Redis client
  * (ioredis or node-redis, offline queue off), says `ready` on stderr, and
  * once sent SIGUSR2 sends to one phone number (or to `phoneNumbers` in turn, as `caller` when given) every
