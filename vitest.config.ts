@@ -25,12 +25,14 @@ export default defineConfig({
     environment: 'node',
     // Its own TMPDIR per run; a real Redis for the shared-cache tests (REDIS_URL, or a throw-away redis-server);
     // the CLI, bundled once for the tests that run it as a child process (test/cli/); and the
-    // replica scripts of the fleet and limits tests, bundled once for their many processes.
+    // replica scripts of the fleet and limits tests, bundled once for their many processes; and the
+    // library built as published, for the tests that load it in a child `node` (rebuilt when its sources change).
     globalSetup: [
       './test/global-setup.ts',
       './test/global-redis.ts',
       './test/cli/build-cli.ts',
       './test/build-replicas.ts',
+      './test/build-library.ts',
     ],
     // Fails the run on any unhandled rejection or process warning, in any test.
     setupFiles: ['test/setup/process-guard.ts'],

@@ -6,9 +6,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { useBuiltLibrary } from '../helpers/built-library.js';
+import { LIBRARY_DIR } from '../build-library.js';
 
-const OUT_DIR = useBuiltLibrary('error-names');
+const OUT_DIR = LIBRARY_DIR;
 
 /** Each public error class, how to build one, and the entry that exports it. */
 const CASES = [

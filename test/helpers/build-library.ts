@@ -1,7 +1,7 @@
 /**
  * Builds the library entries (ESM and CJS, without declarations or source maps) with tsup's own
- * configuration into the folder given as the first argument. Run as a child process by
- * `built-library.ts` (for `error-names.test.ts` and `ky-lazy.test.ts`): inside a test worker, tsup's ESM output was now and then cut short.
+ * configuration into the folder given as the first argument. Run as a child process by the global
+ * setup `test/build-library.ts`: inside a test worker, tsup's ESM output was now and then cut short.
  */
 import { build, type Options } from 'tsup';
 import configs from '../../tsup.config.js';

@@ -6,9 +6,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { useBuiltLibrary } from '../../helpers/built-library.js';
+import { LIBRARY_DIR } from '../../build-library.js';
 
-const OUT_DIR = useBuiltLibrary('ky-lazy');
+const OUT_DIR = LIBRARY_DIR;
 
 /** Imports the package, then scans once against a loopback service; prints whether undici was loaded at each point. */
 function probe(load: string): string {
