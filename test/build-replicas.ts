@@ -9,8 +9,6 @@
  */
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { CLI_BANNER } from '../tsup.config.js';
 
 const OUT_DIR = fileURLToPath(new URL('../node_modules/.cache/hashscan-sms-replicas/', import.meta.url));
 
@@ -21,6 +19,9 @@ export const REPLICA_SCRIPTS = {
 } as const;
 
 export default async function setup(): Promise<void> {
+  // Loaded here, not at the top: the tests import `REPLICA_SCRIPTS` from this file, and tsup's configuration
+  // loads tsup itself, a cost every test process importing this file would pay for nothing.
+  const [{ build }, { CLI_BANNER }] = await Promise.all([import('esbuild'), import('../tsup.config.js')]);
   rmSync(OUT_DIR, { recursive: true, force: true });
   await build({
     entryPoints: {

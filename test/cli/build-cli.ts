@@ -7,13 +7,15 @@
  */
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { CLI_ALIAS, CLI_BANNER, CLI_CHUNK_NAMES, CLI_DEFINE, CLI_ENTRIES, CLI_EXTERNAL } from '../../tsup.config.js';
 
 const OUT_DIR = fileURLToPath(new URL('../../node_modules/.cache/hashscan-sms-cli/', import.meta.url));
 export const CLI_PATH = `${OUT_DIR}cli.mjs`;
 
 export default async function setup(): Promise<void> {
+  // Loaded here, not at the top: the tests import `CLI_PATH` from this file, and tsup's configuration
+  // loads tsup itself, a cost every test process importing this file would pay for nothing.
+  const [{ build }, { CLI_ALIAS, CLI_BANNER, CLI_CHUNK_NAMES, CLI_DEFINE, CLI_ENTRIES, CLI_EXTERNAL }] =
+    await Promise.all([import('esbuild'), import('../../tsup.config.js')]);
   rmSync(OUT_DIR, { recursive: true, force: true });
   await build({
     entryPoints: Object.fromEntries(

@@ -6,9 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { LIBRARY_DIR } from '../build-library.js';
-
-const OUT_DIR = LIBRARY_DIR;
+import { LIBRARY_DIR as OUT_DIR } from '../build-library.js';
 
 /** Each public error class, how to build one, and the entry that exports it. */
 const CASES = [

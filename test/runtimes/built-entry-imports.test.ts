@@ -9,9 +9,8 @@ import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LIBRARY_DIR } from '../build-library.js';
+import { LIBRARY_DIR as OUT_DIR } from '../build-library.js';
 
-const OUT_DIR = LIBRARY_DIR;
 const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
 /** Every static `import … from '…'` and `export … from '…'` of a file, and of the chunks it imports, by file. */

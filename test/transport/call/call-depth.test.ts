@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { LIBRARY_DIR } from '../../build-library.js';
+import { LIBRARY_DIR as OUT_DIR } from '../../build-library.js';
 
 /*
  * How far one call is spread out: the stack frames from `scan(hash)` to `fetch` on the default path
@@ -10,7 +10,6 @@ import { LIBRARY_DIR } from '../../build-library.js';
  * DevTools (V8's `Error.stack` stops at ky's first `await`). ky's own frames count too.
  */
 const MAX_FRAMES = 14;
-const OUT_DIR = LIBRARY_DIR;
 const CHILD = fileURLToPath(new URL('./call-depth-child.mjs', import.meta.url));
 
 it(`has at most ${MAX_FRAMES} frames from scan() to fetch on the default path`, () => {
